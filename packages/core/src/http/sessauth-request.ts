@@ -1,0 +1,45 @@
+/**
+ * The framework-neutral request the core speaks. Adapters fill it from their
+ * framework; header names are lower-case and every value of a repeated header is
+ * kept, so the core (not each framework) decides what a duplicate means.
+ */
+export interface SessauthRequest {
+  readonly method: string;
+  /** The URL path, without query string, not decoded. */
+  readonly path: string;
+  readonly headers: RequestHeaders;
+  /** The direct TCP peer (never X-Forwarded-For). */
+  readonly peerAddress: string | null;
+  /** True when the request reached the app over TLS (or a trusted proxy said so). */
+  readonly secure: boolean;
+  /**
+   * Reads the raw body, at most `maxBytes`; rejects with
+   * `SessauthError('payload_too_large')` beyond. Called only after the content-type gate.
+   */
+  readBody(maxBytes: number): Promise<Uint8Array>;
+}
+
+/** Lower-case header name -> every value received, in order. */
+export type RequestHeaders = ReadonlyMap<string, readonly string[]>;
+
+export interface SetCookie {
+  readonly name: string;
+  readonly value: string;
+  readonly path: string;
+  readonly maxAge?: number;
+  readonly httpOnly: boolean;
+  readonly secure: boolean;
+  readonly sameSite: 'Strict' | 'Lax' | 'None';
+  readonly domain?: string;
+}
+
+/** The framework-neutral response. `body` is JSON, HTML, or nothing. */
+export interface SessauthResponse {
+  readonly status: number;
+  /** Always includes `cache-control: no-store` and `pragma: no-cache` on auth routes. */
+  readonly headers: Record<string, string>;
+  /** Serialised `Set-Cookie` lines, one per cookie. */
+  readonly setCookies: readonly string[];
+  /** The bytes to send (already serialised), or null for an empty body. */
+  readonly body: string | null;
+}

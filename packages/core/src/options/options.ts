@@ -1,0 +1,111 @@
+import type { JWTPayload } from 'jose';
+
+/** Signing algorithms the core accepts (`none` never). */
+export type SigningAlgorithm =
+  | 'HS256' | 'HS384' | 'HS512'
+  | 'RS256' | 'RS384' | 'RS512'
+  | 'PS256' | 'PS384' | 'PS512'
+  | 'ES256' | 'ES384' | 'ES512'
+  | 'EdDSA';
+
+export type RefreshTokenTransport = 'body' | 'cookie' | 'both';
+
+/**
+ * Everything that shapes behaviour, as a typed object. Names mirror the `JWT_*`
+ * environment settings (`settingsFromEnv` maps one onto the other). Validated once by
+ * `resolveOptions`, which fails with a `SettingsError` naming the setting.
+ */
+export interface SessauthOptions {
+  /** JWT_SECRET_KEY. HMAC key (UTF-8 bytes; 32/48/64+ bytes for HS256/384/512) or a PEM private key. Required. */
+  secretKey: string;
+  /** JWT_VERIFYING_KEY. PEM public key; required for asymmetric algorithms. */
+  verifyingKey?: string;
+  /** JWT_ALGORITHM. @default 'HS256' */
+  algorithm?: SigningAlgorithm;
+  /** JWT_ISSUER. Required, non-blank. */
+  issuer: string;
+  /** JWT_AUDIENCE. Required, non-blank; compared exactly. */
+  audience: string;
+  /** JWT_ACCESS_TOKEN_EXPIRE_SECONDS. @default 300 */
+  accessTokenExpireSeconds?: number;
+  /** JWT_REFRESH_TOKEN_EXPIRE_SECONDS. @default 1209600 (14 days) */
+  refreshTokenExpireSeconds?: number;
+  /** JWT_SESSION_EXPIRE_SECONDS. Must not exceed the refresh lifetime. @default 1209600 */
+  sessionExpireSeconds?: number;
+  /** JWT_LEEWAY_SECONDS. Clock skew allowed on `exp`/`nbf`/`iat`. @default 0 */
+  leewaySeconds?: number;
+  /** JWT_MAX_ACTIVE_SESSIONS. The oldest are revoked at login beyond it. @default 20 */
+  maxActiveSessions?: number;
+  /** JWT_REFRESH_TOKEN_REUSE_GRACE_SECONDS. Must be 0. @default 0 */
+  refreshTokenReuseGraceSeconds?: number;
+  /** JWT_REFRESH_TOKEN_TRANSPORT. @default 'body' */
+  refreshTokenTransport?: RefreshTokenTransport;
+  /** JWT_REFRESH_COOKIE_NAME. @default 'refresh_token' */
+  refreshCookieName?: string;
+  /** JWT_REFRESH_COOKIE_PATH. @default `${prefix}/refresh/` */
+  refreshCookiePath?: string;
+  /** JWT_REFRESH_COOKIE_DOMAIN. @default none (host-only) */
+  refreshCookieDomain?: string;
+  /** JWT_REFRESH_COOKIE_SECURE. @default true */
+  refreshCookieSecure?: boolean;
+  /** JWT_REFRESH_COOKIE_HTTPONLY. @default true */
+  refreshCookieHttpOnly?: boolean;
+  /** JWT_REFRESH_COOKIE_SAMESITE. None needs Secure and HttpOnly. @default 'Lax' */
+  refreshCookieSameSite?: 'Strict' | 'Lax' | 'None';
+  /** JWT_CSRF_COOKIE_NAME. @default 'csrftoken' */
+  csrfCookieName?: string;
+  /** JWT_CSRF_COOKIE_SECURE. @default same as refreshCookieSecure */
+  csrfCookieSecure?: boolean;
+  /** JWT_CSRF_TRUSTED_ORIGINS. Extra origins (scheme://host[:port]) allowed besides the request's own. @default [] */
+  csrfTrustedOrigins?: string[];
+  /** JWT_LOGIN_THROTTLE_RATE. `5/min`, `100/hour`, `0` disables. @default '5/min' */
+  loginThrottleRate?: string;
+  /** JWT_REFRESH_THROTTLE_RATE. @default '30/min' */
+  refreshThrottleRate?: string;
+  /** JWT_THROTTLE_IPV6_PREFIX. IPv6 clients are counted per prefix of this length. @default 64 */
+  throttleIpv6Prefix?: number;
+  /** JWT_TRUSTED_PROXY_CIDRS. X-Forwarded-For is read only when the peer is inside. @default [] */
+  trustedProxyCidrs?: string[];
+  /** JWT_PERSIST_CLIENT_IP. @default true */
+  persistClientIp?: boolean;
+  /** JWT_MAX_USERNAME_LENGTH. @default 254 */
+  maxUsernameLength?: number;
+  /** JWT_MAX_PASSWORD_LENGTH. @default 1024 */
+  maxPasswordLength?: number;
+  /** JWT_MAX_TOKEN_LENGTH. @default 8192 */
+  maxTokenLength?: number;
+  /** JWT_MAX_FORWARDED_HEADER_LENGTH. @default 2048 */
+  maxForwardedHeaderLength?: number;
+  /** JWT_MAX_FORWARDED_HOPS. @default 10 */
+  maxForwardedHops?: number;
+  /** JWT_MAX_BODY_BYTES. Login/refresh bodies beyond it get 413. @default 16384 */
+  maxBodyBytes?: number;
+  /** JWT_GEOLOCATION_TIMEOUT_MS. @default 1500 */
+  geolocationTimeoutMs?: number;
+  /** JWT_ACTIVITY_UPDATE_INTERVAL_SECONDS. `last_activity_at` is written at most this often. @default 60 */
+  activityUpdateIntervalSeconds?: number;
+  /** JWT_AUTH_PREFIX. Where the seven endpoints live. @default '/auth' */
+  prefix?: string;
+  /** JWT_ADMIN_PREFIX. Where the admin listing lives. @default '/admin/sessauth/session' */
+  adminPrefix?: string;
+  /**
+   * Extra claims for the access token. Reserved claims (iss, aud, sub, sid, iat, nbf,
+   * exp, jti, typ) cannot be overridden: returning one throws at mint time.
+   */
+  customClaims?: (ctx: { userId: string; sessionId: string }) => JWTPayload | Promise<JWTPayload>;
+}
+
+/** The options after defaults and validation. */
+export interface ResolvedOptions extends Required<Omit<SessauthOptions, 'verifyingKey' | 'refreshCookieDomain' | 'customClaims'>> {
+  verifyingKey: string | undefined;
+  refreshCookieDomain: string | undefined;
+  customClaims: SessauthOptions['customClaims'];
+  loginThrottle: RateSpec | null;
+  refreshThrottle: RateSpec | null;
+}
+
+/** A parsed rate: at most `limit` hits per `windowSec`. */
+export interface RateSpec {
+  readonly limit: number;
+  readonly windowSec: number;
+}

@@ -1,0 +1,138 @@
+import type { Location } from '../geo/location.js';
+
+/** One stored session: one logged-in device. Timestamps are `Date`s in UTC. */
+export interface SessionRecord {
+  /** Opaque, unguessable id (the `sid` claim). */
+  readonly id: string;
+  /** The owner, as the `sub` claim (always a string). */
+  readonly userId: string;
+  /** The only refresh-token `jti` that is accepted now. */
+  readonly refreshJti: string;
+  /** HMAC of the user's security stamp at login; a change of stamp kills the session. */
+  readonly securityStamp: string;
+  readonly createdAt: Date;
+  readonly lastActivityAt: Date;
+  /** Natural (absolute) end of the session. */
+  readonly expiresAt: Date;
+  /** Set when revoked. A session with `expiredAt` set is never active again. */
+  readonly expiredAt: Date | null;
+  readonly ipAddress: string | null;
+  readonly userAgent: string | null;
+  readonly browser: string | null;
+  readonly location: Location | null;
+}
+
+/** What login hands to `createSession`. */
+export type NewSession = Omit<SessionRecord, 'expiredAt' | 'lastActivityAt'>;
+
+export interface CreateSessionInput {
+  readonly session: NewSession;
+  /**
+   * The per-user cap of active sessions, this new one included. The store revokes
+   * the user's oldest active sessions so that at most this many stay active, in the
+   * same atomic step as the insert: concurrent logins can never exceed it.
+   */
+  readonly maxActiveSessions: number;
+}
+
+export interface RotateRefreshInput {
+  readonly sessionId: string;
+  readonly userId: string;
+  /** The `jti` of the refresh token the client presented. */
+  readonly presentedJti: string;
+  /** The `jti` of the replacement token, minted before the swap. */
+  readonly nextJti: string;
+  /** HMAC of the user's current security stamp. */
+  readonly securityStamp: string;
+  readonly now: Date;
+}
+
+/**
+ * Result of `rotateRefresh`. Failures are values, not exceptions.
+ * - `consumed`: the swap committed; `session` is the record after it.
+ * - `missing`: no session with that id. Nothing changed.
+ * - `wrong_user`: the session belongs to someone else. Nothing changed.
+ * - `expired`: the session is revoked or past `expiresAt`. Nothing changed.
+ * - `security_changed`: the stamp differs; the session is now revoked.
+ * - `reused`: the session was active but `presentedJti` is not the current jti;
+ *   the session is now revoked (committed before this value is returned).
+ */
+export type RotateOutcome =
+  | { readonly status: 'consumed'; readonly session: SessionRecord }
+  | { readonly status: 'missing' | 'wrong_user' | 'expired' | 'security_changed' | 'reused' };
+
+/** Filters of the administrative listing (newest first, keyset-paginated). */
+export interface AdminSessionQuery {
+  readonly userId?: string;
+  readonly status?: 'active' | 'revoked';
+  readonly now: Date;
+  readonly limit: number;
+  /** Opaque cursor returned by the previous page. */
+  readonly after?: string;
+}
+
+export interface AdminSessionPage {
+  readonly sessions: SessionRecord[];
+  readonly nextCursor: string | null;
+}
+
+/**
+ * The storage port. A session is *active* when `expiredAt === null` and
+ * `expiresAt > now`. Every method either does its whole job or throws a
+ * `StoreUnavailableError`; a store never returns a partial result.
+ * Prove an implementation with `describeStoreConformance` from `@sessauth/conformance`.
+ */
+export interface SessionStore {
+  /**
+   * Insert the session and, in the same atomic step, revoke (set `expiredAt = now`
+   * where `now = session.createdAt`) the user's oldest active sessions beyond
+   * `maxActiveSessions`. Oldest means smallest `createdAt`, ties broken by id.
+   */
+  createSession(input: CreateSessionInput): Promise<SessionRecord>;
+
+  /** One read by id; returns revoked and expired records too (the caller decides). */
+  findSession(id: string): Promise<SessionRecord | null>;
+
+  /** The user's active sessions at `now`, newest first. */
+  listActiveSessions(userId: string, now: Date): Promise<SessionRecord[]>;
+
+  /**
+   * Atomic compare-and-swap of the live refresh jti on session id, user id, live
+   * expiry, security stamp and current jti. Under concurrent calls with the same
+   * `presentedJti`, exactly one caller gets `consumed`; every other gets `reused`
+   * (or `expired` once the session is revoked), and the session ends revoked.
+   * A consumed rotation also sets `lastActivityAt = now`.
+   */
+  rotateRefresh(input: RotateRefreshInput): Promise<RotateOutcome>;
+
+  /** Revoke one active session owned by `userId`. False when there was none to revoke. */
+  expireSession(id: string, userId: string, now: Date): Promise<boolean>;
+
+  /** Revoke every active session of the user in one bulk operation; returns how many. */
+  expireAllForUser(userId: string, now: Date): Promise<number>;
+
+  /**
+   * Record activity. Called at most once a minute per session, off the request's
+   * critical path; it never revives a revoked session.
+   */
+  touchSession(id: string, now: Date): Promise<void>;
+
+  /**
+   * Delete sessions that are revoked (`expiredAt < now`) or past their natural
+   * expiry (`expiresAt < now`), in bounded batches. Returns how many were deleted.
+   */
+  purgeExpired(now: Date): Promise<number>;
+
+  /** The read-only administrative listing across users. */
+  listSessionsForAdmin(query: AdminSessionQuery): Promise<AdminSessionPage>;
+}
+
+/** A fixed-window counter shared by every instance (the rate-limit port). */
+export interface RateLimitStore {
+  /**
+   * Atomically add one to `key` and return the new count. The first hit of a
+   * window sets its expiry to `windowSec` from now; `resetAt` is when it ends.
+   * Throws when the counter cannot be read: the caller denies the request.
+   */
+  hit(key: string, windowSec: number, now: Date): Promise<{ count: number; resetAt: Date }>;
+}

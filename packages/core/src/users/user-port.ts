@@ -1,0 +1,23 @@
+/**
+ * What the host application implements so the core can find its users.
+ * `U` is the host's own user type; protected routes receive it unchanged.
+ */
+export interface UserPort<U> {
+  /** The user with this id, or null when gone or inactive (401 `invalid_user`). */
+  findById(id: string): Promise<U | null>;
+  /** The user's id as the token's `sub` (a string). */
+  idOf(user: U): string;
+  /**
+   * A value that changes whenever every session of the user must die (for example
+   * derived from the password hash). The core stores only an HMAC of it.
+   */
+  securityStamp(user: U): string;
+  /** For the built-in password authenticator: the user and the stored argon2 hash. */
+  findByUsername?(username: string): Promise<{ user: U; passwordHash: string } | null>;
+}
+
+/**
+ * A login flow. It receives the parsed JSON body of `POST /auth/login/` and returns
+ * the user, or throws `SessauthError('invalid_credentials')`.
+ */
+export type Authenticator<U> = (body: Readonly<Record<string, unknown>>) => Promise<U>;
