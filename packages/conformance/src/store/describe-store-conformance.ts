@@ -1,0 +1,102 @@
+import type { SessionStore } from '@sessauth/core';
+import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
+import { adminCases } from './cases/admin-cases.js';
+import { capCases } from './cases/cap-cases.js';
+import { createCases, findCases } from './cases/create-find-cases.js';
+import { expireAllCases, expireCases } from './cases/expire-cases.js';
+import { listCases } from './cases/list-cases.js';
+import { rotateCases } from './cases/rotate-cases.js';
+import { rotateRaceCases } from './cases/rotate-race-cases.js';
+import { purgeCases, touchCases } from './cases/touch-purge-cases.js';
+import { unicodeCases } from './cases/unicode-cases.js';
+import type { StoreCaseContext } from './store-case-context.js';
+
+/** A store to prove, and how to let go of it after the suite. */
+export interface StoreUnderTest {
+  store: SessionStore;
+  close(): Promise<void>;
+}
+
+/** One group of cases; name it in `skip` to leave the group out. */
+export type StoreTestId =
+  | 'create'
+  | 'find'
+  | 'list'
+  | 'rotate'
+  | 'rotate-race'
+  | 'expire'
+  | 'expire-all'
+  | 'touch'
+  | 'purge'
+  | 'cap'
+  | 'admin'
+  | 'unicode';
+
+export interface StoreConformanceOptions {
+  skip?: StoreTestId[];
+  /** Concurrent `rotateRefresh` calls per race. @default 50 */
+  raceSize?: number;
+  /** How many times the race runs, each on a fresh session. @default 20 */
+  raceRepeats?: number;
+}
+
+const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseContext) => void]> = [
+  ['create', 'createSession', createCases],
+  ['find', 'findSession', findCases],
+  ['list', 'listActiveSessions', listCases],
+  ['rotate', 'rotateRefresh outcomes', rotateCases],
+  ['rotate-race', 'rotateRefresh under concurrency', rotateRaceCases],
+  ['expire', 'expireSession', expireCases],
+  ['expire-all', 'expireAllForUser', expireAllCases],
+  ['touch', 'touchSession', touchCases],
+  ['purge', 'purgeExpired', purgeCases],
+  ['cap', 'maxActiveSessions on createSession', capCases],
+  ['admin', 'listSessionsForAdmin', adminCases],
+  ['unicode', 'unicode and exact matching', unicodeCases],
+];
+
+/**
+ * Registers the store-contract suite (vitest) for one `SessionStore`. Every case
+ * reads state back through the port and uses fresh random user and session ids,
+ * so one store instance serves the whole suite and needs no reset between cases.
+ * `makeStore` resolving to `null` means the backing service is unreachable: every
+ * case is skipped (pair it with `reachService`, which fails instead in CI).
+ *
+ * Not covered on purpose: control characters (NUL included). The core strips them
+ * from the User-Agent and rejects them in claims before anything reaches a store.
+ */
+export function describeStoreConformance(
+  name: string,
+  makeStore: () => Promise<StoreUnderTest | null>,
+  options: StoreConformanceOptions = {},
+): void {
+  const skip = new Set(options.skip ?? []);
+  const raceSize = options.raceSize ?? 50;
+  const raceRepeats = options.raceRepeats ?? 20;
+  if (raceSize < 2) throw new Error('raceSize must be at least 2: a race needs two callers');
+
+  describe(`store conformance: ${name}`, () => {
+    let underTest: StoreUnderTest | null = null;
+    beforeAll(async () => {
+      underTest = await makeStore();
+    });
+    afterAll(async () => {
+      await underTest?.close();
+    });
+    beforeEach((test) => {
+      if (underTest === null) test.skip(`${name}: store unavailable`);
+    });
+
+    const context: StoreCaseContext = {
+      store: () => {
+        if (underTest === null) throw new Error(`${name}: store unavailable`);
+        return underTest.store;
+      },
+      raceSize,
+      raceRepeats,
+    };
+    for (const [id, title, register] of GROUPS) {
+      describe.skipIf(skip.has(id))(`${title} [${id}]`, () => register(context));
+    }
+  });
+}

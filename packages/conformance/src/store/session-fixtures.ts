@@ -1,0 +1,80 @@
+import type { Location, NewSession, SessionRecord } from '@sessauth/core';
+
+/**
+ * Fixtures for the store suite. Ids are lowercase hex so that every collation
+ * (binary, `C`, ICU, MySQL `*_ci`) orders them alike: the suite can then assert
+ * the "ties broken by id" rule without depending on a database's locale.
+ */
+export function randomHex(bytes = 16): string {
+  const buffer = new Uint8Array(bytes);
+  globalThis.crypto.getRandomValues(buffer);
+  return Array.from(buffer, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+export const SECOND = 1000;
+export const MINUTE = 60 * SECOND;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+
+/**
+ * "Now" for a test: the real clock in whole milliseconds (MySQL `DATETIME(3)` keeps
+ * no more). Real time, not a fixed date, because a store may hand `expiresAt` to its
+ * server as a TTL (Redis): a record dated in the past would vanish at once.
+ */
+export function testNow(): Date {
+  return new Date(Math.floor(Date.now()));
+}
+
+export function at(base: Date, offsetMs: number): Date {
+  return new Date(base.getTime() + offsetMs);
+}
+
+export const FULL_LOCATION: Location = {
+  city: 'São Paulo',
+  region: 'São Paulo',
+  country: 'Brazil',
+  country_code: 'BR',
+  latitude: -23.55052,
+  longitude: -46.633308,
+};
+
+/**
+ * A session of a fresh random user, created now and ending in 14 days. Pass
+ * overrides for anything else; `createdAt` defaults to `testNow()`.
+ */
+export function newSessionFixture(overrides: Partial<NewSession> = {}): NewSession {
+  const createdAt = overrides.createdAt ?? testNow();
+  return {
+    id: randomHex(),
+    userId: `user-${randomHex(8)}`,
+    refreshJti: randomHex(),
+    securityStamp: randomHex(32),
+    createdAt,
+    expiresAt: at(createdAt, 14 * DAY),
+    ipAddress: '203.0.113.7',
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
+    browser: 'Firefox 128 on Linux',
+    location: { city: 'Berlin', country: 'Germany', country_code: 'DE' },
+    ...overrides,
+  };
+}
+
+/**
+ * The record `createSession` must return for `session` when nothing evicts it: a
+ * deep copy, so that a store which leaks its own objects cannot change it.
+ */
+export function expectedRecord(session: NewSession): SessionRecord {
+  return {
+    ...session,
+    createdAt: new Date(session.createdAt.getTime()),
+    expiresAt: new Date(session.expiresAt.getTime()),
+    lastActivityAt: new Date(session.createdAt.getTime()),
+    expiredAt: null,
+    location: session.location === null ? null : { ...session.location },
+  };
+}
+
+/** A fresh user id that no other test uses. */
+export function newUserId(): string {
+  return `user-${randomHex(8)}`;
+}

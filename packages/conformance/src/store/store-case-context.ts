@@ -1,0 +1,29 @@
+import type { SessionRecord, SessionStore } from '@sessauth/core';
+import { expect } from 'vitest';
+
+/** What each group of store cases gets from `describeStoreConformance`. */
+export interface StoreCaseContext {
+  /** The store under test (the suite skips every case when there is none). */
+  readonly store: () => SessionStore;
+  readonly raceSize: number;
+  readonly raceRepeats: number;
+}
+
+/** Reads a record back through the port and fails the case when it is gone. */
+export async function mustFind(store: SessionStore, id: string): Promise<SessionRecord> {
+  const found = await store.findSession(id);
+  expect(found, `findSession(${id}) returned null`).not.toBeNull();
+  return found as SessionRecord;
+}
+
+/** Ids of records, for readable order assertions. */
+export function idsOf(records: readonly SessionRecord[]): string[] {
+  return records.map((record) => record.id);
+}
+
+/** Newest first: `createdAt` desc, then id desc (ids are lowercase hex in the suite). */
+export function newestFirst<T extends { createdAt: Date; id: string }>(records: readonly T[]): T[] {
+  return [...records].sort(
+    (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+  );
+}

@@ -1,0 +1,47 @@
+import { SessauthError } from '../errors/sessauth-error.js';
+import type { Logger } from '../logger.js';
+import type { SessauthResponse } from './sessauth-request.js';
+
+/** On every response of the auth endpoints, errors included. */
+const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache', 'x-content-type-options': 'nosniff' } as const;
+
+export interface ResponseExtras {
+  readonly setCookies?: readonly string[];
+  readonly headers?: Record<string, string>;
+}
+
+export function jsonResponse(status: number, body: unknown, extras: ResponseExtras = {}): SessauthResponse {
+  return {
+    status,
+    headers: { ...NO_STORE, 'content-type': 'application/json', ...extras.headers },
+    setCookies: extras.setCookies ?? [],
+    body: JSON.stringify(body),
+  };
+}
+
+/** 200 with an empty body (DELETE and both logouts). */
+export function emptyResponse(extras: ResponseExtras = {}): SessauthResponse {
+  return { status: 200, headers: { ...NO_STORE, ...extras.headers }, setCookies: extras.setCookies ?? [], body: null };
+}
+
+export function htmlResponse(status: number, html: string, headers: Record<string, string>): SessauthResponse {
+  return { status, headers: { ...NO_STORE, 'content-type': 'text/html; charset=utf-8', ...headers }, setCookies: [], body: html };
+}
+
+/**
+ * The one place a thrown value becomes a response. A `SessauthError` keeps its code;
+ * anything else is a bug: logged by name only (no message: it may hold SQL or input)
+ * and answered 500 `internal_error` without details.
+ */
+export function errorToResponse(error: unknown, logger: Logger, extras: ResponseExtras = {}): SessauthResponse {
+  if (error instanceof SessauthError) {
+    if (error.code === 'service_unavailable') {
+      logger.error('store_unavailable', { error: error.name });
+    }
+    const headers: Record<string, string> = { ...extras.headers };
+    if (error.retryAfter !== undefined) headers['retry-after'] = String(error.retryAfter);
+    return jsonResponse(error.status, { error_code: error.code, message: error.message }, { ...extras, headers });
+  }
+  logger.error('internal_error', { error: error instanceof Error ? error.name : typeof error });
+  return jsonResponse(500, { error_code: 'internal_error', message: 'Internal error.' }, extras);
+}

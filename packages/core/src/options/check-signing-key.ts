@@ -1,0 +1,97 @@
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { SettingsError } from '../errors/sessauth-error.js';
+import type { SigningAlgorithm } from './options.js';
+
+const SECRET = 'JWT_SECRET_KEY';
+const VERIFYING = 'JWT_VERIFYING_KEY';
+
+/** Minimum HMAC key bytes: the hash output size (RFC 7518 section 3.2). */
+const HMAC_MIN_BYTES: Readonly<Record<string, number>> = { HS256: 32, HS384: 48, HS512: 64 };
+
+/** The node:crypto curve each ECDSA algorithm requires. */
+const EC_CURVES: Readonly<Record<string, string>> = {
+  ES256: 'prime256v1',
+  ES384: 'secp384r1',
+  ES512: 'secp521r1',
+};
+
+const MIN_RSA_BITS = 2048;
+
+export const SIGNING_ALGORITHMS: readonly SigningAlgorithm[] = [
+  'HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512',
+  'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA',
+];
+
+export function isHmacAlgorithm(algorithm: SigningAlgorithm): boolean {
+  return algorithm in HMAC_MIN_BYTES;
+}
+
+/**
+ * Validates the key material for `algorithm` at start-up. Messages never quote a key.
+ * Asymmetric keys must be PEM: PKCS#8 (`BEGIN PRIVATE KEY`) and SPKI (`BEGIN PUBLIC KEY`),
+ * the forms jose imports; the verifying key must be the private key's own public half.
+ */
+export function checkSigningKey(algorithm: SigningAlgorithm, secretKey: string, verifyingKey: string | undefined): void {
+  const minBytes = HMAC_MIN_BYTES[algorithm];
+  if (minBytes !== undefined) {
+    if (verifyingKey !== undefined) {
+      throw new SettingsError(VERIFYING, `is only for asymmetric algorithms; ${algorithm} uses JWT_SECRET_KEY alone`);
+    }
+    // A PEM here means JWT_ALGORITHM was forgotten; a public key as an HMAC secret is the
+    // classic algorithm-confusion mistake, so refuse it outright.
+    if (secretKey.includes('-----BEGIN')) {
+      throw new SettingsError(SECRET, `looks like a PEM key, but JWT_ALGORITHM is ${algorithm} (HMAC); set JWT_ALGORITHM`);
+    }
+    const bytes = new TextEncoder().encode(secretKey).length;
+    if (bytes < minBytes) {
+      throw new SettingsError(SECRET, `must be at least ${minBytes} bytes (UTF-8) for ${algorithm}, got ${bytes}`);
+    }
+    return;
+  }
+  const privateKey = importPem(SECRET, secretKey, 'PRIVATE KEY', (pem) => createPrivateKey(pem));
+  checkKeyFitsAlgorithm(SECRET, privateKey, algorithm);
+  if (verifyingKey === undefined) {
+    throw new SettingsError(VERIFYING, `is required for ${algorithm} (a PEM SPKI public key)`);
+  }
+  const publicKey = importPem(VERIFYING, verifyingKey, 'PUBLIC KEY', (pem) => createPublicKey(pem));
+  checkKeyFitsAlgorithm(VERIFYING, publicKey, algorithm);
+  const derived = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
+  const given = publicKey.export({ type: 'spki', format: 'der' });
+  if (!derived.equals(given)) {
+    throw new SettingsError(VERIFYING, 'does not match the private key in JWT_SECRET_KEY');
+  }
+}
+
+function importPem(setting: string, pem: string, label: string, load: (pem: string) => KeyObject): KeyObject {
+  // createPublicKey would also accept a private key (and derive its public half), and
+  // jose only imports these two PEM forms: insist on the exact label.
+  if (!pem.trimStart().startsWith(`-----BEGIN ${label}-----`)) {
+    throw new SettingsError(setting, `must be a PEM "${label}" (${label === 'PRIVATE KEY' ? 'PKCS#8' : 'SPKI'}) block`);
+  }
+  try {
+    return load(pem);
+  } catch {
+    throw new SettingsError(setting, 'could not be read as a PEM key');
+  }
+}
+
+function checkKeyFitsAlgorithm(setting: string, key: KeyObject, algorithm: SigningAlgorithm): void {
+  const type = key.asymmetricKeyType;
+  const details = key.asymmetricKeyDetails ?? {};
+  if (algorithm.startsWith('RS') || algorithm.startsWith('PS')) {
+    if (type !== 'rsa') throw new SettingsError(setting, `must be an RSA key for ${algorithm}, got ${type ?? 'unknown'}`);
+    const bits = details.modulusLength ?? 0;
+    if (bits < MIN_RSA_BITS) {
+      throw new SettingsError(setting, `RSA key must be at least ${MIN_RSA_BITS} bits for ${algorithm}, got ${bits}`);
+    }
+    return;
+  }
+  const curve = EC_CURVES[algorithm];
+  if (curve !== undefined) {
+    if (type !== 'ec' || details.namedCurve !== curve) {
+      throw new SettingsError(setting, `must be an EC key on curve ${curve} for ${algorithm}`);
+    }
+    return;
+  }
+  if (type !== 'ed25519') throw new SettingsError(setting, `must be an Ed25519 key for ${algorithm}`);
+}

@@ -1,0 +1,20 @@
+import type { Engine } from '../engine.js';
+import { SessauthError } from '../errors/sessauth-error.js';
+import { clearRefreshCookie, usesRefreshCookie } from '../http/auth-cookies.js';
+import { emptyResponse } from '../http/response.js';
+import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
+import { authenticate } from '../session/authenticate.js';
+import { authorizationOf } from './authorization-of.js';
+
+/**
+ * DELETE /auth/sessions/{id}/: revoke one of the caller's own active sessions.
+ * Another user's, an expired and an unknown id all answer the same 404. Revoking
+ * the current session is a logout, cookie clearing included.
+ */
+export async function deleteSessionRoute<U>(engine: Engine<U>, request: SessauthRequest, sessionId: string): Promise<SessauthResponse> {
+  const { session } = await authenticate(engine, authorizationOf(request));
+  const revoked = await engine.store.expireSession(sessionId, session.userId, engine.clock.now());
+  if (!revoked) throw new SessauthError('session_not_found', { status: 404 });
+  const clearsCookie = sessionId === session.id && usesRefreshCookie(engine.options);
+  return emptyResponse(clearsCookie ? { setCookies: [clearRefreshCookie(engine.options)] } : {});
+}

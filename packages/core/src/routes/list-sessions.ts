@@ -1,0 +1,13 @@
+import type { Engine } from '../engine.js';
+import { jsonResponse } from '../http/response.js';
+import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
+import { authenticate } from '../session/authenticate.js';
+import { toPublicSession } from '../session/to-public-session.js';
+import { authorizationOf } from './authorization-of.js';
+
+/** GET /auth/sessions/: the caller's active sessions, newest first, "this device" marked. */
+export async function listSessionsRoute<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
+  const { session } = await authenticate(engine, authorizationOf(request));
+  const sessions = await engine.store.listActiveSessions(session.userId, engine.clock.now());
+  return jsonResponse(200, sessions.map((s) => toPublicSession(s, session.id)));
+}

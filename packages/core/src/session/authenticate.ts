@@ -1,0 +1,46 @@
+import type { Engine } from '../engine.js';
+import { SessauthError } from '../errors/sessauth-error.js';
+import type { AuthContext, AuthenticateInput } from '../sessauth.js';
+import { isActive } from './session-state.js';
+
+const BEARER = /^Bearer ([A-Za-z0-9_.~+/=-]+)$/;
+
+/**
+ * The guard of every protected request: one token verification and one store read.
+ * Nothing is cached across requests, so a revocation is seen at once by every
+ * instance. The only write is the throttled `last_activity_at` touch, sent without
+ * waiting so it can neither slow nor fail the request.
+ */
+export async function authenticate<U>(engine: Engine<U>, input: AuthenticateInput): Promise<AuthContext<U>> {
+  const token = bearerToken(input.authorization);
+  const claims = await engine.tokens.verify(token, 'access');
+  const session = await engine.store.findSession(claims.sid);
+  if (session === null) throw new SessauthError('session_not_found');
+  if (session.userId !== claims.sub) throw new SessauthError('invalid_token');
+  const now = engine.clock.now();
+  if (!isActive(session, now)) throw new SessauthError('session_expired');
+  const user = await engine.users.findById(claims.sub);
+  if (user === null) throw new SessauthError('invalid_user');
+  if ((await engine.stampDigest(engine.users.securityStamp(user))) !== session.securityStamp) {
+    throw new SessauthError('session_expired');
+  }
+  touchIfDue(engine, session.id, session.lastActivityAt, now);
+  return { user, session };
+}
+
+/** Exactly one `Authorization: Bearer <token>`; a second header fails closed. */
+function bearerToken(values: readonly string[] | undefined): string {
+  if (values === undefined || values.length === 0) throw new SessauthError('invalid_token');
+  if (values.length > 1) throw new SessauthError('invalid_token');
+  const match = BEARER.exec(values[0]!);
+  if (match === null) throw new SessauthError('invalid_request');
+  return match[1]!;
+}
+
+function touchIfDue<U>(engine: Engine<U>, sessionId: string, lastActivityAt: Date, now: Date): void {
+  const dueAt = lastActivityAt.getTime() + engine.options.activityUpdateIntervalSeconds * 1000;
+  if (now.getTime() < dueAt) return;
+  engine.store.touchSession(sessionId, now).catch((error: unknown) => {
+    engine.logger.warn('touch_session_failed', { error: error instanceof Error ? error.name : 'unknown' });
+  });
+}

@@ -1,0 +1,50 @@
+import type { Engine } from '../engine.js';
+import { SessauthError } from '../errors/sessauth-error.js';
+import { randomId } from '../tokens/random-id.js';
+import type { IssuedTokens } from './create-session.js';
+
+/**
+ * Strict single-use rotation. The refresh token is verified, the replacement pair
+ * is minted, and then one atomic compare-and-swap in the store decides: the swap
+ * commits (the pair is returned) or it reports why not. A replay of a consumed
+ * token, or the loser of a race, finds an active session with another jti: the
+ * store revokes the session in that same step, before this throws
+ * `token_reuse_detected`, so the winner's replacement dies too.
+ */
+export async function refreshSession<U>(engine: Engine<U>, refreshToken: string): Promise<IssuedTokens> {
+  const claims = await engine.tokens.verify(refreshToken, 'refresh');
+  if (claims.jti === undefined) throw new SessauthError('invalid_token');
+  const user = await engine.users.findById(claims.sub);
+  if (user === null) throw new SessauthError('invalid_user');
+  // The refresh token's exp is the session's natural end (its lifetime never exceeds
+  // the refresh lifetime), so the replacement keeps that bound without a read.
+  const notAfter = new Date(claims.exp * 1000);
+  const nextJti = randomId();
+  const [securityStamp, accessToken, nextRefreshToken] = await Promise.all([
+    engine.stampDigest(engine.users.securityStamp(user)),
+    engine.tokens.mintAccess({ userId: claims.sub, sessionId: claims.sid, notAfter }),
+    engine.tokens.mintRefresh({ userId: claims.sub, sessionId: claims.sid, jti: nextJti, notAfter }),
+  ]);
+  const outcome = await engine.store.rotateRefresh({
+    sessionId: claims.sid,
+    userId: claims.sub,
+    presentedJti: claims.jti,
+    nextJti,
+    securityStamp,
+    now: engine.clock.now(),
+  });
+  switch (outcome.status) {
+    case 'consumed':
+      return { session: outcome.session, accessToken, refreshToken: nextRefreshToken };
+    case 'missing':
+      throw new SessauthError('session_not_found');
+    case 'wrong_user':
+      throw new SessauthError('invalid_token');
+    case 'expired':
+    case 'security_changed':
+      throw new SessauthError('session_expired');
+    case 'reused':
+      engine.logger.warn('token_reuse_detected', { session: claims.sid });
+      throw new SessauthError('token_reuse_detected');
+  }
+}

@@ -1,0 +1,78 @@
+import type { ColumnType } from 'kysely';
+
+/**
+ * A UTC instant stored as BIGINT epoch milliseconds. Drivers may hand a BIGINT
+ * back as a string (pg) or a bigint; the store converts it to a `Date`.
+ */
+export type EpochMillisColumn = ColumnType<number | string | bigint, number, number>;
+
+/** The session table (default name `sessauth_session`). */
+export interface SessauthSessionTable {
+  id: string;
+  user_id: string;
+  refresh_jti: string;
+  security_stamp: string;
+  created_at: EpochMillisColumn;
+  last_activity_at: EpochMillisColumn;
+  expires_at: EpochMillisColumn;
+  /** Set when revoked; null while the session may be active. */
+  expired_at: ColumnType<number | string | bigint | null, number | null, number | null>;
+  ip_address: string | null;
+  user_agent: string | null;
+  browser: string | null;
+  /** The `Location` object as JSON text. */
+  location: string | null;
+}
+
+/** The fixed-window counters table (default name `sessauth_rate_limit`). */
+export interface SessauthRateLimitTable {
+  /** SHA-256 (base64url) of the limiter's key: bounded length, no raw IP or username at rest. */
+  counter_key: string;
+  count: ColumnType<number | string | bigint, number, number>;
+  reset_at: EpochMillisColumn;
+}
+
+/**
+ * The tables this package creates, under their default names. Merge it into your
+ * own database interface if you query them yourself.
+ */
+export interface SessauthKyselyDatabase {
+  sessauth_session: SessauthSessionTable;
+  sessauth_rate_limit: SessauthRateLimitTable;
+}
+
+export const DEFAULT_SESSION_TABLE = 'sessauth_session';
+export const DEFAULT_RATE_LIMIT_TABLE = 'sessauth_rate_limit';
+
+/** Every table and index name, derived from the two configurable table names. */
+export interface TableNames {
+  readonly session: string;
+  readonly rateLimit: string;
+  /** One row per user, locked to serialise a user's logins (MySQL/MariaDB only). */
+  readonly userLock: string;
+  /** Kysely Migrator bookkeeping, kept apart from the host application's own. */
+  readonly migration: string;
+  readonly migrationLock: string;
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;
+
+export function tableNames(tableName = DEFAULT_SESSION_TABLE, rateLimitTableName = DEFAULT_RATE_LIMIT_TABLE): TableNames {
+  for (const name of [tableName, rateLimitTableName]) {
+    // Derived index names must stay under PostgreSQL's 63-character limit.
+    if (!IDENTIFIER.test(name)) {
+      throw new TypeError(`@sessauth/kysely: table name must match ${IDENTIFIER.source}, got ${JSON.stringify(name)}`);
+    }
+  }
+  return {
+    session: tableName,
+    rateLimit: rateLimitTableName,
+    userLock: `${tableName}_user_lock`,
+    migration: `${tableName}_migration`,
+    migrationLock: `${tableName}_migration_lock`,
+  };
+}
+
+/** Internal database shapes for a table whose name is only known at run time. */
+export type SessionDb = Record<string, SessauthSessionTable>;
+export type RateLimitDb = Record<string, SessauthRateLimitTable>;

@@ -1,0 +1,50 @@
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { SessauthError, headersFromRawList, type SessauthRequest } from '@sessauth/core';
+
+/** A Node request, possibly carrying a body a framework already parsed. */
+export type NodeRequest = IncomingMessage & { body?: unknown };
+
+/**
+ * Translates a Node request without touching its body until the core asks for it
+ * (the 415 gate runs first). Headers come from `rawHeaders`, so duplicates survive
+ * for the core to refuse instead of Node silently keeping the first.
+ */
+export function toSessauthRequest(req: NodeRequest): SessauthRequest {
+  const url = req.url ?? '/';
+  const query = url.indexOf('?');
+  return {
+    method: req.method ?? 'GET',
+    path: query === -1 ? url : url.slice(0, query),
+    headers: headersFromRawList(req.rawHeaders),
+    peerAddress: req.socket.remoteAddress ?? null,
+    secure: (req.socket as TLSSocket).encrypted === true,
+    readBody: (maxBytes) => readNodeBody(req, maxBytes),
+  };
+}
+
+/** The raw body, at most `maxBytes`; re-serialised when a body parser already consumed the stream. */
+export async function readNodeBody(req: NodeRequest, maxBytes: number): Promise<Uint8Array> {
+  if (req.readableEnded || req.body !== undefined) return preParsedBody(req.body);
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) throw new SessauthError('payload_too_large');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
+    if (size > maxBytes) {
+      // Stop reading; the socket is closed after the 413 is written.
+      req.unpipe();
+      throw new SessauthError('payload_too_large');
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function preParsedBody(body: unknown): Uint8Array {
+  if (body === undefined || body === null) return new Uint8Array();
+  if (body instanceof Uint8Array) return body;
+  if (typeof body === 'string') return new TextEncoder().encode(body);
+  return new TextEncoder().encode(JSON.stringify(body));
+}
