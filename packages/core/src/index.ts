@@ -46,7 +46,7 @@ export type { Location, GeolocationProvider } from './geo/location.js';
 
 // Client facts
 export { describeUserAgent } from './ua/describe-user-agent.js';
-export { normalizeIp, isGloballyRoutable } from './net/ip-address.js';
+export { normalizeIp } from './net/ip-address.js';
 
 // Time and logs
 export type { Clock } from './clock.js';

@@ -17,7 +17,7 @@ export async function mustFind(store: SessionStore, id: string): Promise<Session
 }
 
 /** Ids of records, for readable order assertions. */
-export function idsOf(records: readonly SessionRecord[]): string[] {
+export function idsOf(records: readonly { readonly id: string }[]): string[] {
   return records.map((record) => record.id);
 }
 
@@ -26,4 +26,11 @@ export function newestFirst<T extends { createdAt: Date; id: string }>(records: 
   return [...records].sort(
     (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
   );
+}
+
+/** `items[index]`, which the case knows is there (keeps `noUncheckedIndexedAccess` quiet). */
+export function nth<T>(items: readonly T[], index: number): T {
+  const item = items[index];
+  if (item === undefined) throw new Error(`no item at ${index}`);
+  return item;
 }

@@ -1,4 +1,3 @@
-import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { SettingsError } from '../errors/sessauth-error.js';
 import type { SigningAlgorithm } from './options.js';
 
@@ -16,6 +15,26 @@ const EC_CURVES: Readonly<Record<string, string>> = {
 };
 
 const MIN_RSA_BITS = 2048;
+
+/** The slice of node:crypto used here, typed by structure (core compiles without Node types). */
+interface KeyObject {
+  readonly asymmetricKeyType?: string;
+  readonly asymmetricKeyDetails?: { readonly modulusLength?: number; readonly namedCurve?: string };
+  export(options: { type: 'spki'; format: 'der' }): Uint8Array;
+}
+interface NodeCrypto {
+  createPrivateKey(pem: string): KeyObject;
+  createPublicKey(key: string | KeyObject): KeyObject;
+}
+
+/**
+ * node:crypto, loaded lazily so the core still bundles for Web-Fetch runtimes without it
+ * (there `importSigningKeys` proves the pair with a sign/verify probe instead).
+ */
+function nodeCrypto(): NodeCrypto | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  return proc?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
+}
 
 export const SIGNING_ALGORITHMS: readonly SigningAlgorithm[] = [
   'HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512',
@@ -48,28 +67,35 @@ export function checkSigningKey(algorithm: SigningAlgorithm, secretKey: string, 
     }
     return;
   }
-  const privateKey = importPem(SECRET, secretKey, 'PRIVATE KEY', (pem) => createPrivateKey(pem));
-  checkKeyFitsAlgorithm(SECRET, privateKey, algorithm);
+  checkPemLabel(SECRET, secretKey, 'PRIVATE KEY');
   if (verifyingKey === undefined) {
     throw new SettingsError(VERIFYING, `is required for ${algorithm} (a PEM SPKI public key)`);
   }
-  const publicKey = importPem(VERIFYING, verifyingKey, 'PUBLIC KEY', (pem) => createPublicKey(pem));
+  checkPemLabel(VERIFYING, verifyingKey, 'PUBLIC KEY');
+  const crypto = nodeCrypto();
+  if (crypto === undefined) return;
+  const privateKey = load(SECRET, () => crypto.createPrivateKey(secretKey));
+  checkKeyFitsAlgorithm(SECRET, privateKey, algorithm);
+  const publicKey = load(VERIFYING, () => crypto.createPublicKey(verifyingKey));
   checkKeyFitsAlgorithm(VERIFYING, publicKey, algorithm);
-  const derived = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
+  const derived = crypto.createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
   const given = publicKey.export({ type: 'spki', format: 'der' });
-  if (!derived.equals(given)) {
+  if (!sameBytes(derived, given)) {
     throw new SettingsError(VERIFYING, 'does not match the private key in JWT_SECRET_KEY');
   }
 }
 
-function importPem(setting: string, pem: string, label: string, load: (pem: string) => KeyObject): KeyObject {
+function checkPemLabel(setting: string, pem: string, label: string): void {
   // createPublicKey would also accept a private key (and derive its public half), and
   // jose only imports these two PEM forms: insist on the exact label.
   if (!pem.trimStart().startsWith(`-----BEGIN ${label}-----`)) {
     throw new SettingsError(setting, `must be a PEM "${label}" (${label === 'PRIVATE KEY' ? 'PKCS#8' : 'SPKI'}) block`);
   }
+}
+
+function load(setting: string, read: () => KeyObject): KeyObject {
   try {
-    return load(pem);
+    return read();
   } catch {
     throw new SettingsError(setting, 'could not be read as a PEM key');
   }
@@ -94,4 +120,8 @@ function checkKeyFitsAlgorithm(setting: string, key: KeyObject, algorithm: Signi
     return;
   }
   if (type !== 'ed25519') throw new SettingsError(setting, `must be an Ed25519 key for ${algorithm}`);
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }

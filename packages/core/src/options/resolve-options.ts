@@ -1,6 +1,6 @@
 import { SettingsError } from '../errors/sessauth-error.js';
+import { parseCidrs } from '../net/parse-cidrs.js';
 import { checkSigningKey, SIGNING_ALGORITHMS } from './check-signing-key.js';
-import { checkProxyCidr } from './check-proxy-cidr.js';
 import type { RefreshTokenTransport, ResolvedOptions, SessauthOptions, SigningAlgorithm } from './options.js';
 import { parseRate } from './parse-rate.js';
 import { SETTING_NAMES, type SettingKey } from './setting-names.js';
@@ -77,7 +77,7 @@ export function resolveOptions(options: SessauthOptions): ResolvedOptions {
     loginThrottle: parseRate(loginThrottleRate, SETTING_NAMES.loginThrottleRate),
     refreshThrottle: parseRate(refreshThrottleRate, SETTING_NAMES.refreshThrottleRate),
     throttleIpv6Prefix: int('throttleIpv6Prefix', o.throttleIpv6Prefix, 64, 1, 128),
-    trustedProxyCidrs: list('trustedProxyCidrs', o.trustedProxyCidrs, (cidr) => checkProxyCidr(cidr, SETTING_NAMES.trustedProxyCidrs)),
+    trustedProxyCidrs: list('trustedProxyCidrs', o.trustedProxyCidrs, checkCidr),
     persistClientIp: bool('persistClientIp', o.persistClientIp, true),
     maxUsernameLength: int('maxUsernameLength', o.maxUsernameLength, 254, 1, 4096),
     maxPasswordLength: int('maxPasswordLength', o.maxPasswordLength, 1024, 1, 8192),
@@ -173,6 +173,15 @@ function list(key: SettingKey, value: unknown, check: (item: string) => void): s
   if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) fail(key, 'must be an array of strings');
   for (const item of value) check(item);
   return Object.freeze([...value]) as unknown as string[];
+}
+
+/** The same strict parser the client-IP resolver uses (four-part decimal IPv4, no zone ids). */
+function checkCidr(cidr: string): void {
+  try {
+    parseCidrs([cidr]);
+  } catch {
+    fail('trustedProxyCidrs', `each entry must be an IP address or CIDR range such as 10.0.0.0/8 (four-part decimal IPv4, no zone id), ${show(cidr)}`);
+  }
 }
 
 /** `scheme://host[:port]` exactly, as browsers send it in `Origin`. */

@@ -1,4 +1,5 @@
-import { importPKCS8, importSPKI, type KeyLike } from 'jose';
+import { CompactSign, compactVerify, importPKCS8, importSPKI, type KeyLike } from 'jose';
+import { SettingsError } from '../errors/sessauth-error.js';
 import type { ResolvedOptions } from '../options/options.js';
 
 export interface SigningKeys {
@@ -10,10 +11,11 @@ const HMAC_HASH: Readonly<Record<string, string>> = { HS256: 'SHA-256', HS384: '
 
 /**
  * Imports the configured keys once, at start-up. HMAC: the UTF-8 bytes of the secret as
- * one non-extractable `CryptoKey` used for both signing and verifying (jose verifies
- * about 1.7x faster with an imported key than with raw bytes on every call).
- * Asymmetric: the PKCS#8 private key signs, the SPKI public key verifies. The options
- * were validated by `resolveOptions`, so a failure here is a programmer error.
+ * one non-extractable `CryptoKey` for both signing and verifying (jose verifies about
+ * 1.7x faster with an imported key than with raw bytes on every call). Asymmetric: the
+ * PKCS#8 private key signs, the SPKI public key verifies, and one sign/verify probe proves
+ * they are a pair (resolveOptions checks this too where node:crypto is available).
+ * Failures throw a `SettingsError` naming the key setting; the message never quotes a key.
  */
 export async function importSigningKeys(options: ResolvedOptions): Promise<SigningKeys> {
   const { algorithm, secretKey, verifyingKey } = options;
@@ -28,10 +30,25 @@ export async function importSigningKeys(options: ResolvedOptions): Promise<Signi
     );
     return { signKey: key, verifyKey: key };
   }
-  if (verifyingKey === undefined) throw new Error(`${algorithm} needs a verifying key (resolveOptions checks this)`);
-  const [signKey, verifyKey] = await Promise.all([
-    importPKCS8(secretKey, algorithm),
-    importSPKI(verifyingKey, algorithm),
-  ]);
+  if (verifyingKey === undefined) throw new SettingsError('JWT_VERIFYING_KEY', `is required for ${algorithm}`);
+  const signKey = await importOrFail('JWT_SECRET_KEY', () => importPKCS8(secretKey, algorithm));
+  const verifyKey = await importOrFail('JWT_VERIFYING_KEY', () => importSPKI(verifyingKey, algorithm));
+  try {
+    const probe = await new CompactSign(new TextEncoder().encode('sessauth key probe'))
+      .setProtectedHeader({ alg: algorithm })
+      .sign(signKey);
+    await compactVerify(probe, verifyKey, { algorithms: [algorithm] });
+  } catch {
+    // Also reached when jose refuses the key itself (for example an RSA key under 2048 bits).
+    throw new SettingsError('JWT_VERIFYING_KEY', `does not verify signatures made with JWT_SECRET_KEY under ${algorithm}`);
+  }
   return { signKey, verifyKey };
+}
+
+async function importOrFail(setting: string, load: () => Promise<KeyLike>): Promise<KeyLike> {
+  try {
+    return await load();
+  } catch {
+    throw new SettingsError(setting, 'could not be imported as a PEM key for the configured JWT_ALGORITHM');
+  }
 }

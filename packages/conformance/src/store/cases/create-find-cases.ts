@@ -68,7 +68,7 @@ export function createCases({ store }: StoreCaseContext): void {
     const expected = expectedRecord(session);
     const created = await store().createSession({ session, maxActiveSessions: 10 });
     location.city = 'changed';
-    (session.createdAt as Date).setTime(1);
+    session.createdAt.setTime(1);
     mutate(created);
     expect(await mustFind(store(), session.id)).toEqual(expected);
   });

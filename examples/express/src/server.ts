@@ -1,0 +1,44 @@
+import express from 'express';
+import { SessauthError } from '@sessauth/core';
+import { requireAuth, sessauthRouter, type AuthenticatedRequest } from '@sessauth/express';
+import { readNodeBody, writeSessauthResponse } from '@sessauth/node-http';
+import { createExampleApp, demoPageHtml, newPasswordOf, type DemoUser } from '@sessauth/example-shared';
+
+const { config, auth, users } = await createExampleApp(process.env);
+const app = express();
+app.disable('x-powered-by');
+
+app.use(sessauthRouter(auth));
+
+app.get('/me', requireAuth(auth), (req, res) => {
+  const { user, session } = (req as AuthenticatedRequest<DemoUser>).auth;
+  res.json({ user: { id: user.id, username: user.username }, session: { id: session.id } });
+});
+
+// Changing the password changes the security stamp and ends every session of the user.
+app.post('/me/password', requireAuth(auth), async (req, res) => {
+  const { user } = (req as AuthenticatedRequest<DemoUser>).auth;
+  try {
+    let body: unknown;
+    try {
+      body = JSON.parse(new TextDecoder().decode(await readNodeBody(req, 16_384)));
+    } catch (error) {
+      throw error instanceof SessauthError ? error : new SessauthError('invalid_request');
+    }
+    const newPassword = newPasswordOf(body);
+    if (newPassword === null) throw new SessauthError('invalid_request');
+    await users.changePassword(user, newPassword);
+    await auth.invalidateAllForUser(user.id);
+    res.status(200).end();
+  } catch (error) {
+    writeSessauthResponse(res, auth.errorResponse(error));
+  }
+});
+
+app.get('/', (_req, res) => {
+  res.type('html').send(demoPageHtml(auth.options.prefix));
+});
+
+app.listen(config.port, config.host, () => {
+  console.log(`sessauth express example on http://${config.host}:${config.port} (store ${config.storeUrl.split(':')[0]})`);
+});

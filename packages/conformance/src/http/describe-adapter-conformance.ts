@@ -1,0 +1,89 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { findLogLeaks } from './capturing-logger.js';
+import { startTestApp, type CellParts, type TestApp } from './conformance-app.js';
+import type { AdapterConformanceInput, AdapterConformanceOptions } from './conformance-types.js';
+import { clientIpSuite } from './client-ip-suite.js';
+import { contentTypeSuite } from './content-type-suite.js';
+import { csrfSuite } from './csrf-suite.js';
+import { headersSuite } from './headers-suite.js';
+import { hostileInputSuite } from './hostile-input-suite.js';
+import { loginSuite } from './login-suite.js';
+import { logoutSuite } from './logout-suite.js';
+import { refreshSuite } from './refresh-suite.js';
+import { refreshTokenSuite } from './refresh-token-suite.js';
+import { sessionsSuite } from './sessions-suite.js';
+import type { SuiteKit } from './suite-kit.js';
+import { throttleSuite } from './throttle-suite.js';
+import { accessTokenSuite } from './access-token-suite.js';
+import { transportSuite } from './transport-suite.js';
+
+/**
+ * The HTTP conformance suite: runs the whole wire contract against one adapter x
+ * store cell over a real socket on 127.0.0.1. Every test builds its own engine and
+ * app (fresh users, clock and settings) over the cell's shared store, and ends by
+ * proving no log line carried a token, password or IP.
+ */
+export function describeAdapterConformance(
+  name: string,
+  input: AdapterConformanceInput,
+  options: AdapterConformanceOptions = {},
+): void {
+  const skip = options.skip ?? [];
+  const isSkipped = (id: string) => skip.some((entry) => entry === id || (entry.endsWith('/') && id.startsWith(entry)));
+
+  describe(`sessauth HTTP conformance: ${name}`, () => {
+    let cell: CellParts | null = null;
+    const closers: Array<() => Promise<void>> = [];
+    const running: TestApp[] = [];
+
+    beforeAll(async () => {
+      const opened = await input.makeStore();
+      if (opened === null) return;
+      closers.push(opened.close);
+      const limiter = input.makeRateLimitStore === undefined ? undefined : await input.makeRateLimitStore();
+      if (limiter !== undefined) closers.push(limiter.close);
+      cell = { mountApp: input.mountApp, store: opened.store, rateLimitStore: limiter?.store };
+    });
+
+    afterAll(async () => {
+      for (const close of closers.reverse()) await close();
+    });
+
+    afterEach(async () => {
+      const apps = running.splice(0);
+      await Promise.all(apps.map((app) => app.close()));
+      const leaks = apps.flatMap((app) => findLogLeaks(app.logger.lines, app.secrets));
+      expect(leaks, 'log lines must not carry a token, password or IP').toEqual([]);
+    });
+
+    const kit: SuiteKit = {
+      test(id, title, body) {
+        const declare = isSkipped(id) ? it.skip : it;
+        declare(`${id}: ${title}`, async (context) => {
+          if (cell === null) return context.skip('the store of this cell is unavailable');
+          await body();
+        });
+      },
+      async start(overrides = {}) {
+        if (cell === null) throw new Error('no store: the cell should have been skipped');
+        const app = await startTestApp(cell, overrides);
+        running.push(app);
+        return app;
+      },
+    };
+
+    loginSuite(kit);
+    refreshSuite(kit);
+    refreshTokenSuite(kit);
+    accessTokenSuite(kit);
+    sessionsSuite(kit);
+    logoutSuite(kit);
+    transportSuite(kit);
+    csrfSuite(kit);
+    contentTypeSuite(kit);
+    headersSuite(kit);
+    throttleSuite(kit);
+    clientIpSuite(kit);
+    hostileInputSuite(kit);
+  });
+}

@@ -1,0 +1,13 @@
+import type { SessauthOptions } from '@sessauth/core';
+import type { TestApp } from './conformance-app.js';
+
+/** What each topic suite gets from `describeAdapterConformance`. */
+export interface SuiteKit {
+  /**
+   * Declares one test named `<id>: <title>`. Skipped when the id (or its topic,
+   * `"csrf/"`) is in `options.skip`, or when the cell's store is unavailable.
+   */
+  test(id: string, title: string, body: () => Promise<void>): void;
+  /** A fresh app for the running test (new users, clock and engine; shared store); closed after the test. */
+  start(overrides?: Partial<SessauthOptions>): Promise<TestApp>;
+}

@@ -1,0 +1,116 @@
+import { expect } from 'vitest';
+import type { TestApp } from './conformance-app.js';
+import { expectError, expectNoStore } from './expectations.js';
+import type { HttpClient, HttpResult } from './http-client.js';
+import type { SuiteKit } from './suite-kit.js';
+
+/** Throttled apps trust the loopback proxy so each test counts under its own random client address. */
+const THROTTLED = { trustedProxyCidrs: ['127.0.0.1/32'] };
+
+const random = (below: number) => crypto.getRandomValues(new Uint32Array(1))[0]! % below;
+
+/** A random address in 198.18.0.0/15 (benchmarking), fresh for every test even on a shared counter store. */
+function randomIpv4(app: TestApp): string {
+  const ip = `198.${18 + random(2)}.${random(256)}.${1 + random(254)}`;
+  app.secrets.add(ip);
+  return ip;
+}
+
+/** A random /64 inside 2001:db8::/32 (documentation). */
+function randomIpv6Prefix(app: TestApp): string {
+  const prefix = `2001:db8:${random(0x10000).toString(16)}:${random(0x10000).toString(16)}`;
+  app.secrets.add(prefix);
+  return prefix;
+}
+
+function login(app: TestApp, ip: string, options: { password?: string; client?: HttpClient; csrf?: boolean } = {}): Promise<HttpResult> {
+  const client = options.client ?? app.client();
+  return client.post(app.at('/login/'), {
+    json: { username: 'alice', password: options.password ?? app.users.passwords.alice },
+    headers: { 'x-forwarded-for': ip },
+    csrf: options.csrf ?? false,
+  });
+}
+
+function expectRateLimited(result: HttpResult, windowSec: number): void {
+  expectError(result, 429, 'rate_limited');
+  expectNoStore(result, '429');
+  const retryAfter = result.headers.get('retry-after') ?? '';
+  expect(retryAfter, 'Retry-After is whole seconds').toMatch(/^\d+$/);
+  expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+  expect(Number(retryAfter)).toBeLessThanOrEqual(windowSec);
+}
+
+/** Login and refresh throttles, and the order of the pre-checks. */
+export function throttleSuite(kit: SuiteKit): void {
+  kit.test('throttle/login', 'over the login rate: 429 rate_limited with Retry-After, per client address', async () => {
+    const app = await kit.start({ ...THROTTLED, loginThrottleRate: '2/min' });
+    const ip = randomIpv4(app);
+    expect((await login(app, ip)).status).toBe(200);
+    expect((await login(app, ip)).status).toBe(200);
+    expectRateLimited(await login(app, ip), 60);
+    const elsewhere = await login(app, randomIpv4(app));
+    expect(elsewhere.status, elsewhere.text).toBe(200);
+  });
+
+  kit.test('throttle/login-failures', 'failed logins spend the login budget too', async () => {
+    const app = await kit.start({ ...THROTTLED, loginThrottleRate: '2/min' });
+    const ip = randomIpv4(app);
+    expectError(await login(app, ip, { password: 'wrong-1' }), 401, 'invalid_credentials');
+    expectError(await login(app, ip, { password: 'wrong-2' }), 401, 'invalid_credentials');
+    expectRateLimited(await login(app, ip), 60);
+  });
+
+  kit.test('throttle/refresh-before-decode', 'over the refresh rate a garbage token gets 429, not 401', async () => {
+    const app = await kit.start({ ...THROTTLED, refreshThrottleRate: '2/hour' });
+    const ip = randomIpv4(app);
+    const client = app.client();
+    const garbage = () => client.post(app.at('/refresh/'), { json: { refresh_token: 'garbage' }, headers: { 'x-forwarded-for': ip } });
+    expectError(await garbage(), 401, 'invalid_token');
+    expectError(await garbage(), 401, 'invalid_token');
+    expectRateLimited(await garbage(), 3600);
+  });
+
+  kit.test('throttle/content-type-first', 'a 415 spends no login budget and comes before the 429', async () => {
+    const app = await kit.start({ ...THROTTLED, loginThrottleRate: '2/min' });
+    const ip = randomIpv4(app);
+    const client = app.client();
+    const plain = () => client.post(app.at('/login/'), { body: '{}', contentType: 'text/plain', headers: { 'x-forwarded-for': ip } });
+    for (let i = 0; i < 3; i += 1) expectError(await plain(), 415, 'unsupported_media_type');
+    expect((await login(app, ip)).status).toBe(200);
+    expect((await login(app, ip)).status).toBe(200);
+    expectError(await plain(), 415, 'unsupported_media_type');
+    expectRateLimited(await login(app, ip), 60);
+  });
+
+  kit.test('throttle/csrf-first', 'a CSRF failure spends no login budget and comes before the 429', async () => {
+    const app = await kit.start({ ...THROTTLED, refreshTokenTransport: 'cookie', loginThrottleRate: '2/min' });
+    const ip = randomIpv4(app);
+    const client = app.client();
+    await client.fetchCsrf(app.prefix);
+    for (let i = 0; i < 3; i += 1) expectError(await login(app, ip, { client }), 403, 'csrf_failed');
+    for (let i = 0; i < 2; i += 1) {
+      const ok = await login(app, ip, { client, csrf: true });
+      expect(ok.status, ok.text).toBe(200);
+      await client.fetchCsrf(app.prefix); // the secret rotated at login
+    }
+    expectError(await login(app, ip, { client }), 403, 'csrf_failed');
+    expectRateLimited(await login(app, ip, { client, csrf: true }), 60);
+  });
+
+  kit.test('throttle/ipv6-prefix', 'IPv6 clients are counted per /64', async () => {
+    const app = await kit.start({ ...THROTTLED, loginThrottleRate: '2/min' });
+    const prefix = randomIpv6Prefix(app);
+    expect((await login(app, `${prefix}::1`)).status).toBe(200);
+    expect((await login(app, `${prefix}:ffff:ffff:ffff:ffff`)).status).toBe(200);
+    expectRateLimited(await login(app, `${prefix}::2`), 60);
+    const otherPrefix = randomIpv6Prefix(app);
+    expect((await login(app, `${otherPrefix}::1`)).status).toBe(200);
+  });
+
+  kit.test('throttle/off', "rate '0' disables the throttle", async () => {
+    const app = await kit.start({ ...THROTTLED, loginThrottleRate: '0' });
+    const ip = randomIpv4(app);
+    for (let i = 0; i < 4; i += 1) expectError(await login(app, ip, { password: 'wrong' }), 401, 'invalid_credentials');
+  });
+}

@@ -1,0 +1,23 @@
+export { reachService } from './reach-service.js';
+export {
+  describeStoreConformance,
+  type StoreConformanceOptions,
+  type StoreTestId,
+  type StoreUnderTest,
+} from './store/describe-store-conformance.js';
+export { newSessionFixture, randomHex } from './store/session-fixtures.js';
+export {
+  describeRateLimitConformance,
+  type RateLimitStoreUnderTest,
+} from './rate-limit/describe-rate-limit-conformance.js';
+export { describeAdapterConformance } from './http/describe-adapter-conformance.js';
+export { serveOnLoopback } from './http/serve-on-loopback.js';
+export type {
+  AdapterConformanceInput,
+  AdapterConformanceOptions,
+  AppUnderTest,
+  ConformanceUser,
+  MountApp,
+  RateLimitStoreFactory,
+  StoreFactory,
+} from './http/conformance-types.js';

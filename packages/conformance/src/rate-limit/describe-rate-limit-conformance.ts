@@ -1,0 +1,83 @@
+import type { RateLimitStore } from '@sessauth/core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { randomHex } from '../store/session-fixtures.js';
+
+/** A rate-limit store to prove, and how to let go of it after the suite. */
+export interface RateLimitStoreUnderTest {
+  store: RateLimitStore;
+  close(): Promise<void>;
+}
+
+function newKey(): string {
+  return `sessauth-conformance:${randomHex(8)}`;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Registers the rate-limit contract (vitest) for one `RateLimitStore`, on fresh
+ * random keys. `makeStore` resolving to `null` skips every case (see `reachService`).
+ * Times are real: a store may hand the window to its server as a TTL.
+ */
+export function describeRateLimitConformance(
+  name: string,
+  makeStore: () => Promise<RateLimitStoreUnderTest | null>,
+): void {
+  describe(`rate-limit store conformance: ${name}`, { timeout: 30_000 }, () => {
+    let underTest: RateLimitStoreUnderTest | null = null;
+    beforeAll(async () => {
+      underTest = await makeStore();
+    });
+    afterAll(async () => {
+      await underTest?.close();
+    });
+    beforeEach((test) => {
+      if (underTest === null) test.skip(`${name}: store unavailable`);
+    });
+    const store = (): RateLimitStore => {
+      if (underTest === null) throw new Error(`${name}: store unavailable`);
+      return underTest.store;
+    };
+
+    it('counts up by one per hit, within one window ending windowSec after the first hit', async () => {
+      const key = newKey();
+      const now = new Date();
+      const first = await store().hit(key, 60, now);
+      expect(first.count).toBe(1);
+      expect(first.resetAt).toBeInstanceOf(Date);
+      // The window ends 60 s after the first hit; a store may round to its server's clock.
+      expect(Math.abs(first.resetAt.getTime() - (now.getTime() + 60_000))).toBeLessThanOrEqual(1000);
+      for (const expected of [2, 3, 4]) {
+        const next = await store().hit(key, 60, new Date());
+        expect(next.count).toBe(expected);
+        expect(Math.abs(next.resetAt.getTime() - first.resetAt.getTime())).toBeLessThanOrEqual(1000);
+      }
+    });
+
+    it('keeps keys independent', async () => {
+      const [a, b] = [newKey(), newKey()];
+      await store().hit(a, 60, new Date());
+      await store().hit(a, 60, new Date());
+      expect((await store().hit(b, 60, new Date())).count).toBe(1);
+      expect((await store().hit(a, 60, new Date())).count).toBe(3);
+    });
+
+    it('starts a new window after windowSec', async () => {
+      const key = newKey();
+      await store().hit(key, 1, new Date());
+      expect((await store().hit(key, 1, new Date())).count).toBe(2);
+      await sleep(1100);
+      const now = new Date();
+      const fresh = await store().hit(key, 1, now);
+      expect(fresh.count).toBe(1);
+      expect(fresh.resetAt.getTime()).toBeGreaterThan(now.getTime());
+    });
+
+    it('gives 50 concurrent hits the counts 1..50, each exactly once', async () => {
+      const key = newKey();
+      const results = await Promise.all(Array.from({ length: 50 }, () => store().hit(key, 60, new Date())));
+      const counts = results.map((result) => result.count).sort((x, y) => x - y);
+      expect(counts).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    });
+  });
+}

@@ -1,0 +1,16 @@
+import Fastify from 'fastify';
+import type { AuthContext } from '@sessauth/core';
+import { sessauthFastify } from '@sessauth/fastify';
+import type { AppUnderTest, ConformanceUser, MountApp } from '../src/index.js';
+
+/** The conformance app on Fastify: the plugin, then GET /me behind its `requireAuth` preHandler. */
+export const mountFastify: MountApp = async (auth) => {
+  const app = Fastify({ forceCloseConnections: true });
+  await app.register(sessauthFastify, { auth });
+  app.get('/me', { preHandler: app.requireAuth }, async (request) => {
+    const { user, session } = request.auth as AuthContext<ConformanceUser>;
+    return { user: { id: user.id, username: user.username }, session: { id: session.id } };
+  });
+  const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { baseUrl, close: () => app.close() } satisfies AppUnderTest;
+};

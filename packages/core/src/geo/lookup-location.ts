@@ -1,0 +1,57 @@
+import type { Logger } from '../logger.js';
+import { formatIp, isGloballyRoutable, parseIp } from '../net/ip-address.js';
+import type { GeolocationProvider, Location } from './location.js';
+import { validateLocation } from './validate-location.js';
+
+export interface LookupLocationOptions {
+  /** Upper bound on the provider's time; past it the login goes on without a location. */
+  readonly timeoutMs: number;
+  readonly logger: Logger;
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+/**
+ * Asks the provider where `ip` is, once, under a time bound. Non-routable
+ * addresses never reach the provider. The provider gets an AbortSignal that fires
+ * at the bound, and the bound holds even when it ignores the signal. Failures
+ * (throw, timeout, nothing usable) are logged without the address and give null:
+ * geolocation never fails a login.
+ */
+export async function lookupLocation(
+  provider: GeolocationProvider | null,
+  ip: string | null,
+  opts: LookupLocationOptions,
+): Promise<Location | null> {
+  if (provider === null || ip === null) return null;
+  const parsed = parseIp(ip);
+  if (parsed === null || !isGloballyRoutable(parsed)) return null;
+
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve(TIMED_OUT);
+    }, opts.timeoutMs);
+  });
+  let answer: unknown;
+  try {
+    // Promise.resolve().then() also turns a synchronous throw into a rejection.
+    const lookup = Promise.resolve().then(() => provider(formatIp(parsed), controller.signal));
+    answer = await Promise.race([lookup, timeout]);
+  } catch {
+    opts.logger.warn('geolocation_failed', { reason: 'error' });
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+  if (answer === TIMED_OUT) {
+    opts.logger.warn('geolocation_failed', { reason: 'timeout' });
+    return null;
+  }
+  if (answer === null || answer === undefined) return null;
+  const location = validateLocation(answer);
+  if (location === null) opts.logger.warn('geolocation_failed', { reason: 'invalid_result' });
+  return location;
+}

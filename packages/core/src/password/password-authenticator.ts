@@ -1,0 +1,67 @@
+import { SessauthError } from '../errors/sessauth-error.js';
+import type { Authenticator, UserPort } from '../users/user-port.js';
+import type { PasswordHasher } from './password-hasher.js';
+
+export interface PasswordAuthenticatorInput<U> {
+  /** Must implement `findByUsername`. */
+  readonly users: UserPort<U>;
+  readonly hasher: PasswordHasher;
+  /** JWT_MAX_USERNAME_LENGTH: longer names fail without a lookup. */
+  readonly maxUsernameLength: number;
+  /** JWT_MAX_PASSWORD_LENGTH: longer passwords fail without hashing. */
+  readonly maxPasswordLength: number;
+}
+
+// A NUL byte or a lone surrogate cannot be in a real username and makes some
+// databases raise instead of answering "no such row".
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * The built-in login flow for `{"username": "...", "password": "..."}`.
+ * Wrong field types: 400 `invalid_request`. Every credential failure is 401
+ * `invalid_credentials`. An unknown user still costs one hash verification
+ * (against a dummy hash made once, lazily), so response time does not reveal
+ * which usernames exist. Lengths are checked in UTF-16 units before any hashing.
+ */
+export function createPasswordAuthenticator<U>(input: PasswordAuthenticatorInput<U>): Authenticator<U> {
+  const { users, hasher, maxUsernameLength, maxPasswordLength } = input;
+  const findByUsername = users.findByUsername?.bind(users);
+  if (findByUsername === undefined) {
+    throw new Error('createPasswordAuthenticator: users.findByUsername is required');
+  }
+  let dummyHash: Promise<string> | undefined;
+  const getDummyHash = (): Promise<string> => {
+    dummyHash ??= hasher.hash(randomPassword()).catch((error: unknown) => {
+      dummyHash = undefined; // retry on the next login rather than caching a failure
+      throw error;
+    });
+    return dummyHash;
+  };
+
+  return async (body) => {
+    const { username, password } = body;
+    if (typeof username !== 'string' || typeof password !== 'string') {
+      throw new SessauthError('invalid_request');
+    }
+    if (username.length > maxUsernameLength || password.length > maxPasswordLength) {
+      throw new SessauthError('invalid_credentials');
+    }
+    if (UNSTORABLE.test(username)) {
+      throw new SessauthError('invalid_credentials');
+    }
+    const found = await findByUsername(username);
+    if (found === null) {
+      await hasher.verify(await getDummyHash(), password);
+      throw new SessauthError('invalid_credentials');
+    }
+    if (!(await hasher.verify(found.passwordHash, password))) {
+      throw new SessauthError('invalid_credentials');
+    }
+    return found.user;
+  };
+}
+
+function randomPassword(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}

@@ -1,0 +1,180 @@
+import { SessauthError } from '../errors/sessauth-error.js';
+import { decodeAdminCursor, encodeAdminCursor } from './admin-cursor.js';
+import type {
+  AdminSessionPage,
+  AdminSessionQuery,
+  CreateSessionInput,
+  RotateOutcome,
+  RotateRefreshInput,
+  SessionRecord,
+  SessionStore,
+} from './store-port.js';
+
+type StoredSession = { -readonly [K in keyof SessionRecord]: SessionRecord[K] };
+
+/** A deep copy, so neither callers nor the store can change the other's objects. */
+function copy(record: SessionRecord): StoredSession {
+  return {
+    ...record,
+    createdAt: new Date(record.createdAt.getTime()),
+    lastActivityAt: new Date(record.lastActivityAt.getTime()),
+    expiresAt: new Date(record.expiresAt.getTime()),
+    expiredAt: record.expiredAt === null ? null : new Date(record.expiredAt.getTime()),
+    location: record.location === null ? null : { ...record.location },
+  };
+}
+
+function isActiveAt(record: SessionRecord, nowMs: number): boolean {
+  return record.expiredAt === null && record.expiresAt.getTime() > nowMs;
+}
+
+/** Newest first: `createdAt` desc, then id desc (UTF-16 code-unit order). */
+function newestFirst(a: SessionRecord, b: SessionRecord): number {
+  return b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
+
+/**
+ * The reference `SessionStore`, in this process's memory. No method awaits
+ * anything: each does its whole job in one synchronous run, so it is atomic with
+ * respect to every other call in the process (that is the whole concurrency story).
+ * Records are copied on the way in and out. For tests, demos and single-process
+ * development: sessions vanish on restart and are not shared between instances.
+ */
+export class MemorySessionStore implements SessionStore {
+  readonly #sessions = new Map<string, StoredSession>();
+  readonly #idsByUser = new Map<string, Set<string>>();
+
+  /** Number of stored records, revoked and ended ones included (until purged). */
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  async createSession({ session, maxActiveSessions }: CreateSessionInput): Promise<SessionRecord> {
+    if (!Number.isSafeInteger(maxActiveSessions) || maxActiveSessions < 1) {
+      throw new RangeError('MemorySessionStore: maxActiveSessions must be a positive integer');
+    }
+    if (this.#sessions.has(session.id)) throw new Error('MemorySessionStore: duplicate session id');
+    const stored = copy({ ...session, lastActivityAt: session.createdAt, expiredAt: null });
+    this.#sessions.set(stored.id, stored);
+    let ids = this.#idsByUser.get(stored.userId);
+    if (ids === undefined) this.#idsByUser.set(stored.userId, (ids = new Set()));
+    ids.add(stored.id);
+
+    // Keep the newest `maxActiveSessions`, i.e. revoke the oldest (createdAt asc, id asc).
+    // The newcomer counts too; if it is itself among the oldest it is revoked at once.
+    const nowMs = stored.createdAt.getTime();
+    const active = this.#userSessions(stored.userId).filter((record) => isActiveAt(record, nowMs));
+    active.sort(newestFirst);
+    for (const evicted of active.slice(maxActiveSessions)) evicted.expiredAt = new Date(nowMs);
+    return copy(stored);
+  }
+
+  async findSession(id: string): Promise<SessionRecord | null> {
+    const stored = this.#sessions.get(id);
+    return stored === undefined ? null : copy(stored);
+  }
+
+  async listActiveSessions(userId: string, now: Date): Promise<SessionRecord[]> {
+    const nowMs = now.getTime();
+    const active = this.#userSessions(userId).filter((record) => isActiveAt(record, nowMs));
+    return active.sort(newestFirst).map(copy);
+  }
+
+  async rotateRefresh(input: RotateRefreshInput): Promise<RotateOutcome> {
+    const stored = this.#sessions.get(input.sessionId);
+    // The order of these checks is the contract (see RotateOutcome).
+    if (stored === undefined) return { status: 'missing' };
+    if (stored.userId !== input.userId) return { status: 'wrong_user' };
+    if (!isActiveAt(stored, input.now.getTime())) return { status: 'expired' };
+    if (stored.securityStamp !== input.securityStamp) {
+      stored.expiredAt = new Date(input.now.getTime());
+      return { status: 'security_changed' };
+    }
+    if (stored.refreshJti !== input.presentedJti) {
+      stored.expiredAt = new Date(input.now.getTime());
+      return { status: 'reused' };
+    }
+    stored.refreshJti = input.nextJti;
+    stored.lastActivityAt = new Date(input.now.getTime());
+    return { status: 'consumed', session: copy(stored) };
+  }
+
+  async expireSession(id: string, userId: string, now: Date): Promise<boolean> {
+    const stored = this.#sessions.get(id);
+    if (stored === undefined || stored.userId !== userId || !isActiveAt(stored, now.getTime())) {
+      return false;
+    }
+    stored.expiredAt = new Date(now.getTime());
+    return true;
+  }
+
+  async expireAllForUser(userId: string, now: Date): Promise<number> {
+    const nowMs = now.getTime();
+    let revoked = 0;
+    for (const stored of this.#userSessions(userId)) {
+      if (!isActiveAt(stored, nowMs)) continue;
+      stored.expiredAt = new Date(nowMs);
+      revoked += 1;
+    }
+    return revoked;
+  }
+
+  async touchSession(id: string, now: Date): Promise<void> {
+    const stored = this.#sessions.get(id);
+    // A revoked session keeps its last activity: touching must not look like use.
+    if (stored !== undefined && stored.expiredAt === null) stored.lastActivityAt = new Date(now.getTime());
+  }
+
+  async purgeExpired(now: Date): Promise<number> {
+    const nowMs = now.getTime();
+    let deleted = 0;
+    for (const stored of this.#sessions.values()) {
+      const revokedBefore = stored.expiredAt !== null && stored.expiredAt.getTime() < nowMs;
+      if (!revokedBefore && stored.expiresAt.getTime() >= nowMs) continue;
+      this.#delete(stored);
+      deleted += 1;
+    }
+    return deleted;
+  }
+
+  /**
+   * Newest first, keyset-paginated by the shared cursor. `status: 'revoked'` means
+   * "not active at `now`": revoked or past its natural end. A malformed cursor is
+   * bad client input (400 `invalid_request`), not a store fault.
+   */
+  async listSessionsForAdmin(query: AdminSessionQuery): Promise<AdminSessionPage> {
+    if (!Number.isSafeInteger(query.limit) || query.limit < 1) {
+      throw new RangeError('MemorySessionStore: limit must be a positive integer');
+    }
+    const after = query.after === undefined ? null : decodeAdminCursor(query.after);
+    if (query.after !== undefined && after === null) throw new SessauthError('invalid_request');
+    const nowMs = query.now.getTime();
+    const afterMs = after?.createdAt.getTime() ?? 0;
+    const candidates = query.userId === undefined ? [...this.#sessions.values()] : this.#userSessions(query.userId);
+    const matching = candidates.filter((record) => {
+      if (query.status !== undefined && isActiveAt(record, nowMs) !== (query.status === 'active')) return false;
+      if (after === null) return true;
+      const ms = record.createdAt.getTime();
+      return ms < afterMs || (ms === afterMs && record.id < after.id);
+    });
+    const page = matching.sort(newestFirst).slice(0, query.limit + 1);
+    const more = page.length > query.limit;
+    const sessions = page.slice(0, query.limit).map(copy);
+    const last = sessions.at(-1);
+    const nextCursor = more && last !== undefined ? encodeAdminCursor(last) : null;
+    return { sessions, nextCursor };
+  }
+
+  #userSessions(userId: string): StoredSession[] {
+    const ids = this.#idsByUser.get(userId);
+    if (ids === undefined) return [];
+    return [...ids].map((id) => this.#sessions.get(id)).filter((s): s is StoredSession => s !== undefined);
+  }
+
+  #delete(stored: StoredSession): void {
+    this.#sessions.delete(stored.id);
+    const ids = this.#idsByUser.get(stored.userId);
+    ids?.delete(stored.id);
+    if (ids?.size === 0) this.#idsByUser.delete(stored.userId);
+  }
+}

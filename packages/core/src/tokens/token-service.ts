@@ -1,0 +1,159 @@
+import { decodeProtectedHeader, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import type { Clock } from '../clock.js';
+import { SessauthError } from '../errors/sessauth-error.js';
+import type { ResolvedOptions } from '../options/options.js';
+import { importSigningKeys } from './keys.js';
+import { randomId } from './random-id.js';
+
+export type TokenKind = 'access' | 'refresh';
+
+export interface VerifiedToken {
+  sub: string;
+  sid: string;
+  /** Always set on refresh tokens (verification demands it); set on access tokens we mint. */
+  jti: string | undefined;
+  exp: number;
+  iat: number;
+}
+
+export interface TokenService {
+  /** exp = min(iat + accessTokenExpireSeconds, notAfter). Adds customClaims (reserved ones rejected with an Error - a programmer error). */
+  mintAccess(input: { userId: string; sessionId: string; notAfter: Date }): Promise<string>;
+  /** exp = min(iat + refreshTokenExpireSeconds, notAfter); carries jti. */
+  mintRefresh(input: { userId: string; sessionId: string; jti: string; notAfter: Date }): Promise<string>;
+  /** Throws SessauthError. */
+  verify(token: string, expected: TokenKind): Promise<VerifiedToken>;
+}
+
+/** The kind of a token is its JOSE `typ` header alone, compared exactly. */
+const TYP: Readonly<Record<TokenKind, string>> = { access: 'at+jwt', refresh: 'rt+jwt' };
+const RESERVED_CLAIMS: ReadonlySet<string> = new Set(['iss', 'aud', 'sub', 'sid', 'iat', 'nbf', 'exp', 'jti', 'typ']);
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+// A NUL or a lone surrogate would fail (or be mangled) in a database: refuse it as a claim.
+const UNSAFE_TEXT = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Mints and verifies the access (`at+jwt`) and refresh (`rt+jwt`) JWTs. Keys are imported
+ * once here. Claims: iss, aud (a single string), sub, sid, iat, nbf (= iat), exp, jti.
+ * Verification accepts only `aud` as a string equal to the audience: we never mint an
+ * array, so an array (even `[audience]`) is not one of ours.
+ */
+export async function createTokenService(options: ResolvedOptions, clock: Clock): Promise<TokenService> {
+  const { signKey, verifyKey } = await importSigningKeys(options);
+  const { algorithm, issuer, audience } = options;
+
+  async function mint(kind: TokenKind, claims: JWTPayload, input: MintInput, lifetime: number, jti: string): Promise<string> {
+    const iat = Math.floor(clock.now().getTime() / 1000);
+    // A session near its end gets a token that ends with it (possibly already dead: harmless).
+    const exp = Math.min(iat + lifetime, Math.floor(input.notAfter.getTime() / 1000));
+    return new SignJWT({ ...claims, sid: input.sessionId })
+      .setProtectedHeader({ alg: algorithm, typ: TYP[kind] })
+      .setIssuer(issuer)
+      .setAudience(audience)
+      .setSubject(input.userId)
+      .setIssuedAt(iat)
+      .setNotBefore(iat)
+      .setExpirationTime(exp)
+      .setJti(jti)
+      .sign(signKey);
+  }
+
+  return {
+    async mintAccess(input) {
+      checkMintInput(input);
+      const custom = options.customClaims ? await options.customClaims({ userId: input.userId, sessionId: input.sessionId }) : {};
+      return mint('access', checkCustomClaims(custom), input, options.accessTokenExpireSeconds, randomId());
+    },
+
+    async mintRefresh(input) {
+      checkMintInput(input);
+      if (!isSafeId(input.jti)) throw new Error('mintRefresh: jti must be a non-empty string without NUL or lone surrogates');
+      return mint('refresh', {}, input, options.refreshTokenExpireSeconds, input.jti);
+    },
+
+    async verify(token, expected) {
+      // Bounded before any parsing: an oversize token costs one length check.
+      if (typeof token !== 'string' || token.length > options.maxTokenLength || !COMPACT_JWS.test(token)) {
+        throw new SessauthError('invalid_token');
+      }
+      const now = clock.now();
+      let payload: JWTPayload;
+      let typ: unknown;
+      try {
+        ({ payload, protectedHeader: { typ } } = await jwtVerify(token, verifyKey, {
+          algorithms: [algorithm],
+          issuer,
+          audience,
+          currentDate: now,
+          clockTolerance: options.leewaySeconds,
+          requiredClaims: ['iss', 'aud', 'sub', 'iat', 'nbf', 'exp'],
+        }));
+      } catch (error) {
+        throw verifyFailure(error, token, expected);
+      }
+      checkTyp(typ, expected);
+      return checkClaims(payload, expected, now.getTime() / 1000 + options.leewaySeconds);
+    },
+  };
+
+  function checkClaims(payload: JWTPayload, expected: TokenKind, latestIat: number): VerifiedToken {
+    const { sub, sid, jti, iat, exp } = payload as JWTPayload & { sid?: unknown };
+    const jtiOk = jti === undefined ? expected === 'access' : isSafeId(jti);
+    if (
+      payload.aud !== audience || !isSafeId(sub) || !isSafeId(sid) || !jtiOk ||
+      typeof iat !== 'number' || typeof exp !== 'number' || iat > latestIat
+    ) {
+      throw new SessauthError('invalid_token');
+    }
+    return { sub, sid, jti, exp, iat };
+  }
+}
+
+interface MintInput {
+  userId: string;
+  sessionId: string;
+  notAfter: Date;
+}
+
+function isSafeId(value: unknown): value is string {
+  return typeof value === 'string' && value !== '' && !UNSAFE_TEXT.test(value);
+}
+
+function checkMintInput(input: MintInput): void {
+  if (!isSafeId(input.userId) || !isSafeId(input.sessionId)) {
+    throw new Error('mint: userId and sessionId must be non-empty strings without NUL or lone surrogates');
+  }
+  if (!(input.notAfter instanceof Date) || Number.isNaN(input.notAfter.getTime())) throw new Error('mint: notAfter must be a valid Date');
+}
+
+function checkCustomClaims(claims: unknown): JWTPayload {
+  if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) {
+    throw new Error('customClaims must return a plain object');
+  }
+  const reserved = Object.keys(claims).filter((name) => RESERVED_CLAIMS.has(name));
+  if (reserved.length > 0) throw new Error(`customClaims may not set reserved claims: ${reserved.join(', ')}`);
+  return claims as JWTPayload;
+}
+
+/** The other kind's `typ` is a wrong-kind error (400 on refresh, 401 on a protected route); anything else is invalid. */
+function checkTyp(typ: unknown, expected: TokenKind): void {
+  if (typ === TYP[expected]) return;
+  const other: TokenKind = expected === 'access' ? 'refresh' : 'access';
+  if (typ === TYP[other]) throw new SessauthError('invalid_token_type', { status: expected === 'refresh' ? 400 : 401 });
+  throw new SessauthError('invalid_token');
+}
+
+/** jose's message never reaches a response: only our code, with jose's error kept as `cause`. */
+function verifyFailure(error: unknown, token: string, expected: TokenKind): SessauthError {
+  // Claim errors come after a good signature, so the header can be trusted: a wrong kind is
+  // reported as such even when it is also expired.
+  if (error instanceof errors.JWTClaimValidationFailed || error instanceof errors.JWTExpired) {
+    try {
+      checkTyp(decodeProtectedHeader(token).typ, expected);
+    } catch (typError) {
+      if (typError instanceof SessauthError) return new SessauthError(typError.code, { status: typError.status, cause: error });
+    }
+    if (error instanceof errors.JWTExpired) return new SessauthError('expired_token', { cause: error });
+  }
+  return new SessauthError('invalid_token', { cause: error });
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { argon2PasswordHasher } from '../src/password/argon2.js';
+
+describe('argon2PasswordHasher', () => {
+  it('hashes with argon2id m=19456 t=2 p=1 and a fresh salt', async () => {
+    const first = await argon2PasswordHasher.hash('correct horse');
+    const second = await argon2PasswordHasher.hash('correct horse');
+    expect(first).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(second).not.toBe(first);
+  });
+
+  it('verifies the right password and refuses a wrong one', async () => {
+    const hash = await argon2PasswordHasher.hash('correct horse');
+    await expect(argon2PasswordHasher.verify(hash, 'correct horse')).resolves.toBe(true);
+    await expect(argon2PasswordHasher.verify(hash, 'correct horsf')).resolves.toBe(false);
+    await expect(argon2PasswordHasher.verify(hash, '')).resolves.toBe(false);
+  });
+
+  it('handles non-ASCII passwords', async () => {
+    const hash = await argon2PasswordHasher.hash('pässwörd 🔑');
+    await expect(argon2PasswordHasher.verify(hash, 'pässwörd 🔑')).resolves.toBe(true);
+    await expect(argon2PasswordHasher.verify(hash, 'passwort 🔑')).resolves.toBe(false);
+  });
+
+  it.each([
+    [''],
+    ['not a hash'],
+    ['$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$'],
+    ['$argon2id$v=19$m=abc,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNo'],
+    ['pbkdf2_sha256$600000$salt$hash'],
+    ['$2b$12$abcdefghijklmnopqrstuuABCDEFGHIJKLMNOPQRSTUVWXYZ01234'],
+  ])('returns false (never throws) for the malformed hash %j', async (hash) => {
+    await expect(argon2PasswordHasher.verify(hash, 'anything')).resolves.toBe(false);
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { SessauthError } from '../src/errors/sessauth-error.js';
+import type { Logger } from '../src/logger.js';
+import { MemoryRateLimitStore } from '../src/rate-limit/memory-rate-limit-store.js';
+import { throttle } from '../src/rate-limit/throttle.js';
+import type { RateLimitStore } from '../src/store/store-port.js';
+
+const at = (seconds: number): Date => new Date(Date.UTC(2025, 0, 1) + seconds * 1000);
+
+function recordingLogger(): Logger & { lines: { event: string; fields: unknown }[] } {
+  const lines: { event: string; fields: unknown }[] = [];
+  return { lines, warn: (event, fields) => lines.push({ event, fields }), error: (event, fields) => lines.push({ event, fields }) };
+}
+
+async function rejection(promise: Promise<void>): Promise<SessauthError> {
+  const error = await promise.then(() => null, (e: unknown) => e);
+  if (!(error instanceof SessauthError)) throw new Error(`expected a SessauthError, got ${String(error)}`);
+  return error;
+}
+
+const FIVE_PER_MINUTE = { limit: 5, windowSec: 60 };
+
+describe('throttle', () => {
+  it('allows up to the limit, then answers 429 with Retry-After to the window end', async () => {
+    const store = new MemoryRateLimitStore();
+    const logger = recordingLogger();
+    const hit = (seconds: number) =>
+      throttle(store, { scope: 'login', clientKey: '198.51.100.7', rate: FIVE_PER_MINUTE, now: at(seconds), logger });
+    for (let i = 0; i < 5; i++) await expect(hit(i)).resolves.toBeUndefined();
+    const error = await rejection(hit(10.5));
+    expect(error.code).toBe('rate_limited');
+    expect(error.status).toBe(429);
+    expect(error.retryAfter).toBe(50); // ceil(60 - 10.5)
+    expect((await rejection(hit(59.9))).retryAfter).toBe(1); // never 0
+    expect(logger.lines).toEqual([]);
+  });
+
+  it('lets the client in again when the clock moves past the window', async () => {
+    const store = new MemoryRateLimitStore();
+    const logger = recordingLogger();
+    const hit = (seconds: number) =>
+      throttle(store, { scope: 'login', clientKey: 'c', rate: { limit: 1, windowSec: 60 }, now: at(seconds), logger });
+    await hit(0);
+    expect((await rejection(hit(30))).code).toBe('rate_limited');
+    await expect(hit(60)).resolves.toBeUndefined();
+  });
+
+  it('counts login and refresh separately', async () => {
+    const store = new MemoryRateLimitStore();
+    const logger = recordingLogger();
+    const rate = { limit: 1, windowSec: 60 };
+    await throttle(store, { scope: 'login', clientKey: 'c', rate, now: at(0), logger });
+    await expect(throttle(store, { scope: 'refresh', clientKey: 'c', rate, now: at(0), logger })).resolves.toBeUndefined();
+  });
+
+  it('does nothing when the rate is disabled', async () => {
+    const store: RateLimitStore = { hit: () => Promise.reject(new Error('must not be called')) };
+    await expect(
+      throttle(store, { scope: 'refresh', clientKey: 'c', rate: null, now: at(0), logger: recordingLogger() }),
+    ).resolves.toBeUndefined();
+  });
+
+  it.each<[string, RateLimitStore]>([
+    ['rejects', { hit: () => Promise.reject(new Error('connection to 198.51.100.7 refused')) }],
+    ['throws synchronously', { hit: () => { throw new Error('boom'); } }],
+    ['answers nonsense', { hit: () => Promise.resolve({ count: Number.NaN, resetAt: at(60) }) }],
+    ['answers without a date', { hit: () => Promise.resolve({ count: 1 } as { count: number; resetAt: Date }) }],
+  ])('denies with 429 and logs without key or IP when the store %s', async (_, store) => {
+    const logger = recordingLogger();
+    const error = await rejection(
+      throttle(store, { scope: 'login', clientKey: '198.51.100.7', rate: FIVE_PER_MINUTE, now: at(0), logger }),
+    );
+    expect(error.code).toBe('rate_limited');
+    expect(error.retryAfter).toBe(1);
+    expect(logger.lines).toHaveLength(1);
+    expect(logger.lines[0]!.event).toBe('rate_limiter_failed');
+    expect(JSON.stringify(logger.lines)).not.toContain('198.51.100.7');
+  });
+});

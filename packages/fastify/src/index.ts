@@ -1,0 +1,2 @@
+export { sessauthFastify, type SessauthPluginOptions } from './plugin.js';
+export type { SessauthFastifyTypes, SessauthUser } from './types.js';

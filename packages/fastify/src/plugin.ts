@@ -1,0 +1,47 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AuthContext, Sessauth, SessauthResponse } from '@sessauth/core';
+import { authorizationValues, toSessauthRequest } from '@sessauth/node-http';
+import type { SessauthUser } from './types.js';
+
+export interface SessauthPluginOptions {
+  /** The engine; its `options.prefix` is where the seven endpoints are served. */
+  auth: Sessauth<SessauthUser>;
+}
+
+async function sessauthPlugin(fastify: FastifyInstance, { auth }: SessauthPluginOptions): Promise<void> {
+  fastify.decorateRequest('auth', null as unknown as AuthContext<SessauthUser>);
+  fastify.decorate('requireAuth', async (request: FastifyRequest, reply: FastifyReply) => {
+    try {
+      request.auth = await auth.authenticate({ authorization: authorizationValues(request.raw) });
+    } catch (error) {
+      return send(reply, auth.errorResponse(error));
+    }
+  });
+  // The endpoints live in their own encapsulated context: nothing here reaches host routes.
+  await fastify.register(async (scope) => {
+    // Answered in onRequest, before Fastify validates Content-Type or reads a byte of the
+    // body: the core's 415 and 413 rules decide, and the stream is still raw for it.
+    const serve = async (request: FastifyRequest, reply: FastifyReply) => {
+      const response = await auth.handle(toSessauthRequest(request.raw));
+      if (response === null) return reply.callNotFound();
+      return send(reply, response);
+    };
+    const unreachable = async () => undefined;
+    for (const url of [auth.options.prefix, `${auth.options.prefix}/*`]) {
+      scope.all(url, { onRequest: serve }, unreachable);
+    }
+  });
+}
+
+function send(reply: FastifyReply, response: SessauthResponse): FastifyReply {
+  reply.code(response.status).headers(response.headers);
+  if (response.setCookies.length > 0) reply.header('set-cookie', [...response.setCookies]);
+  return reply.send(response.body ?? undefined);
+}
+
+/**
+ * Registers the seven endpoints under `auth.options.prefix` and decorates the host
+ * with `requireAuth` (a preHandler) and `request.auth`.
+ */
+export const sessauthFastify = fp(sessauthPlugin, { fastify: '5.x', name: '@sessauth/fastify' });

@@ -1,0 +1,23 @@
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { AuthContext } from '@sessauth/core';
+
+/**
+ * Augment this to type `request.auth.user` with your own user:
+ * `declare module '@sessauth/fastify' { interface SessauthFastifyTypes { user: MyUser } }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface SessauthFastifyTypes {}
+
+/** The user type of `request.auth`: `SessauthFastifyTypes['user']`, else `unknown`. */
+export type SessauthUser = SessauthFastifyTypes extends { user: infer U } ? U : unknown;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated user and session; set by the `requireAuth` preHandler (null on unguarded routes). */
+    auth: AuthContext<SessauthUser>;
+  }
+  interface FastifyInstance {
+    /** preHandler for host routes: sets `request.auth`, or answers the core's 401. */
+    requireAuth: preHandlerAsyncHookHandler;
+  }
+}

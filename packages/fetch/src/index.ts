@@ -1,0 +1,6 @@
+export {
+  createFetchHandler,
+  type ConnInfo,
+  type FetchHandler,
+  type FetchHandlerOptions,
+} from './fetch-handler.js';

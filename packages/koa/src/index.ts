@@ -1,0 +1,1 @@
+export { sessauthMiddleware, requireAuth, type SessauthState } from './middleware.js';

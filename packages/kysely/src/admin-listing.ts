@@ -1,0 +1,42 @@
+import { SessauthError, decodeAdminCursor, encodeAdminCursor } from '@sessauth/core';
+import type { AdminSessionPage, AdminSessionQuery } from '@sessauth/core';
+import { toRecord, type SessionRow } from './session-row.js';
+import type { StoreContext } from './store-context.js';
+
+/**
+ * The admin listing: newest first (created_at desc, id desc), keyset-paginated so
+ * a deep page costs the same as the first; the (created_at, id) index serves it.
+ * One row more than `limit` is read to know whether another page exists.
+ */
+export async function listSessionsForAdmin(ctx: StoreContext, query: AdminSessionQuery): Promise<AdminSessionPage> {
+  const limit = Math.max(1, Math.floor(query.limit));
+  const nowMs = query.now.getTime();
+  let select = ctx.db.selectFrom(ctx.names.session).selectAll();
+  if (query.userId !== undefined) select = select.where('user_id', '=', query.userId);
+  if (query.status === 'active') {
+    select = select.where('expired_at', 'is', null).where('expires_at', '>', nowMs);
+  } else if (query.status === 'revoked') {
+    select = select.where((eb) => eb.or([eb('expired_at', 'is not', null), eb('expires_at', '<=', nowMs)]));
+  }
+  if (query.after !== undefined) {
+    const cursor = decodeAdminCursor(query.after);
+    if (cursor === null) throw new SessauthError('invalid_request');
+    const createdAt = cursor.createdAt.getTime();
+    select = select.where((eb) =>
+      eb.or([
+        eb('created_at', '<', createdAt),
+        eb.and([eb('created_at', '=', createdAt), eb('id', '<', cursor.id)]),
+      ]),
+    );
+  }
+  const rows = (await select
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute()) as SessionRow[];
+  const sessions = rows.slice(0, limit).map(toRecord);
+  const last = sessions[sessions.length - 1];
+  const nextCursor =
+    rows.length > limit && last !== undefined ? encodeAdminCursor({ createdAt: last.createdAt, id: last.id }) : null;
+  return { sessions, nextCursor };
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { KyselySessionStore } from './kysely-store.js';
+import { migrateToLatest } from './migrate.js';
+import { openKyselyFromUrl } from './open-from-url.js';
+import { KyselyRateLimitStore } from './rate-limit-store.js';
+
+const USAGE = `Usage: sessauth-kysely <command> --url <database-url> [options]
+
+Commands:
+  migrate   create or upgrade the sessauth tables (safe to repeat)
+  purge     delete revoked and ended sessions and ended rate-limit windows
+
+Options:
+  --url <url>                 postgres://..., mysql://..., mariadb://... or sqlite:<path>
+                              (default: $DATABASE_URL)
+  --table <name>              session table (default sessauth_session)
+  --rate-limit-table <name>   rate-limit table (default sessauth_rate_limit)
+  -h, --help                  show this help`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      table: { type: 'string' },
+      'rate-limit-table': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const command = positionals[0];
+  if (values.help === true || command === undefined) {
+    console.log(USAGE);
+    return values.help === true ? 0 : 2;
+  }
+  if (command !== 'migrate' && command !== 'purge') {
+    console.error(`unknown command: ${command}\n\n${USAGE}`);
+    return 2;
+  }
+  const url = values.url ?? process.env.DATABASE_URL;
+  if (url === undefined || url === '') {
+    console.error(`--url is required (or set DATABASE_URL)\n\n${USAGE}`);
+    return 2;
+  }
+  const tables = { tableName: values.table, rateLimitTableName: values['rate-limit-table'] };
+  const opened = await openKyselyFromUrl(url, { poolSize: 1 });
+  try {
+    if (command === 'migrate') {
+      const { applied } = await migrateToLatest(opened.db, tables);
+      console.log(applied.length === 0 ? 'sessauth: schema already up to date' : `sessauth: applied ${applied.join(', ')}`);
+    } else {
+      const now = new Date();
+      const sessions = await new KyselySessionStore(opened.db, { tableName: tables.tableName }).purgeExpired(now);
+      const counters = await new KyselyRateLimitStore(opened.db, { tableName: tables.rateLimitTableName }).purgeExpired(now);
+      console.log(`sessauth: purged ${sessions} sessions and ${counters} rate-limit counters`);
+    }
+    return 0;
+  } finally {
+    await opened.destroy();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    // The message only: a driver error can echo the connection string.
+    console.error(`sessauth-kysely: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

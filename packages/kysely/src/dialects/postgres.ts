@@ -1,0 +1,28 @@
+import { sql } from 'kysely';
+import type { SqlDialect } from './sql-dialect.js';
+import { upsertCounterReturning } from './upsert-counter-returning.js';
+
+/** PostgreSQL through kysely's PostgresDialect (`pg`). */
+export const postgresDialect: SqlDialect = {
+  name: 'postgres',
+  updateReturning: true,
+  rowLocks: true,
+  needsUserLockTable: false,
+
+  // READ COMMITTED (the default): each statement sees the latest committed rows.
+  transaction: (db, fn) => db.transaction().execute(fn),
+
+  // A transaction-scoped advisory lock: released by COMMIT/ROLLBACK, no table, no
+  // dead tuples. Keyed by table and user; a hash collision only serialises two users.
+  async lockUser(trx, names, userId) {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`${names.session}:${userId}`}, 0))`.execute(trx);
+  },
+
+  hitCounter: upsertCounterReturning,
+
+  // Byte order ("C") so keyset pagination and tie-breaks order ids the same way
+  // on every engine, whatever the database's default collation is.
+  idColumn: (column) => column.modifyFront(sql`collate "C"`),
+
+  tableOptions: () => Promise.resolve(null),
+};

@@ -1,0 +1,37 @@
+import type { ColumnDefinitionBuilder, Kysely, RawBuilder } from 'kysely';
+import type { RateLimitDb, TableNames } from '../schema.js';
+
+export type DialectName = 'postgres' | 'mysql' | 'sqlite';
+
+/** A counter after one hit: the count in the window and when the window ends. */
+export interface CounterState {
+  readonly count: number;
+  readonly resetAtMs: number;
+}
+
+/**
+ * Everything that differs between the three SQL engines, in one small object per
+ * engine (postgres.ts, mysql.ts, sqlite.ts). The store never branches on the name.
+ */
+export interface SqlDialect {
+  readonly name: DialectName;
+  /** `UPDATE ... RETURNING` exists (PostgreSQL, SQLite); MySQL/MariaDB re-read the row. */
+  readonly updateReturning: boolean;
+  /** Row locks via `SELECT ... FOR UPDATE`; SQLite serialises whole write transactions instead. */
+  readonly rowLocks: boolean;
+  /** Runs `fn` in one transaction on one connection and commits before resolving. */
+  transaction<DB, T>(db: Kysely<DB>, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
+  /**
+   * Serialises the logins of one user until the transaction ends, also when the
+   * user has no session rows yet (locking zero rows would lock nothing).
+   */
+  lockUser<DB>(trx: Kysely<DB>, names: TableNames, userId: string): Promise<void>;
+  /** Atomically counts one hit of a fixed window (the rate-limit store). */
+  hitCounter(db: Kysely<RateLimitDb>, table: string, key: string, nowMs: number, windowMs: number): Promise<CounterState>;
+  /** Migration: how the session id column is declared (PostgreSQL pins a byte-order collation). */
+  idColumn(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+  /** Migration: table options appended to CREATE TABLE (MySQL: InnoDB, utf8mb4, binary collation). */
+  tableOptions(db: Kysely<unknown>): Promise<RawBuilder<unknown> | null>;
+  /** Migration: the per-user lock table, where `lockUser` needs one. */
+  readonly needsUserLockTable: boolean;
+}

@@ -1,0 +1,14 @@
+// The public API of @sessauth/kysely. Everything not listed here is internal.
+
+export { KyselySessionStore, createKyselyStore, type KyselyStoreOptions } from './kysely-store.js';
+export { KyselyRateLimitStore, type KyselyRateLimitStoreOptions } from './rate-limit-store.js';
+export { migrateToLatest, type MigrateOptions, type MigrateSummary } from './migrate.js';
+export type { DialectName } from './dialects/sql-dialect.js';
+export {
+  DEFAULT_SESSION_TABLE,
+  DEFAULT_RATE_LIMIT_TABLE,
+  type SessauthKyselyDatabase,
+  type SessauthSessionTable,
+  type SessauthRateLimitTable,
+  type EpochMillisColumn,
+} from './schema.js';

@@ -1,0 +1,48 @@
+import { Migrator, type Kysely, type Migration, type MigrationResult } from 'kysely';
+import type { DialectName } from './dialects/sql-dialect.js';
+import { resolveDialect } from './dialects/resolve-dialect.js';
+import { createSessionMigration } from './migrations/0001-create-session.js';
+import { createRateLimitMigration } from './migrations/0002-create-rate-limit.js';
+import { tableNames } from './schema.js';
+
+export interface MigrateOptions {
+  /** The session table. @default 'sessauth_session' */
+  tableName?: string;
+  /** The rate-limit counters table. @default 'sessauth_rate_limit' */
+  rateLimitTableName?: string;
+  /** Detected from the Kysely instance when omitted. */
+  dialect?: DialectName;
+}
+
+export interface MigrateSummary {
+  /** Names of the migrations applied by this call (empty when already up to date). */
+  readonly applied: string[];
+}
+
+/**
+ * Brings the sessauth tables to the latest schema with Kysely's Migrator. Safe to
+ * call at every start-up and from several processes at once (the Migrator locks).
+ * Bookkeeping lives in `<tableName>_migration`, apart from the host app's own
+ * `kysely_migration`, so the two migration sets never see each other.
+ */
+export async function migrateToLatest<DB>(db: Kysely<DB>, options: MigrateOptions = {}): Promise<MigrateSummary> {
+  const dialect = resolveDialect(db, options.dialect);
+  const names = tableNames(options.tableName, options.rateLimitTableName);
+  const migrations: Record<string, Migration> = {
+    '0001-create-session': createSessionMigration(dialect, names),
+    '0002-create-rate-limit': createRateLimitMigration(dialect, names),
+  };
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+    migrationTableName: names.migration,
+    migrationLockTableName: names.migrationLock,
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((result: MigrationResult) => result.status === 'Error');
+    const where = failed === undefined ? '' : ` (migration ${failed.migrationName})`;
+    throw new Error(`@sessauth/kysely: migration failed${where}`, { cause: error });
+  }
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}

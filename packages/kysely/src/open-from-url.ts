@@ -1,0 +1,72 @@
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import type { DialectName } from './dialects/sql-dialect.js';
+
+export interface OpenFromUrlOptions {
+  /** Connections in the pool (PostgreSQL, MySQL). @default 10 */
+  poolSize?: number;
+  /** Give up connecting after this long; a store call then fails with 503. @default 5000 */
+  connectTimeoutMs?: number;
+}
+
+export interface OpenedDatabase {
+  readonly db: Kysely<unknown>;
+  readonly dialect: DialectName;
+  /** Closes the pool (or the SQLite file). */
+  destroy(): Promise<void>;
+}
+
+/**
+ * A Kysely instance from a URL; the scheme picks the driver, which is loaded only
+ * then (the drivers are optional peer dependencies):
+ * `postgres://` / `postgresql://` (pg), `mysql://` / `mariadb://` (mysql2),
+ * `sqlite:<path>` (better-sqlite3; `sqlite::memory:` for an in-memory database).
+ */
+export async function openKyselyFromUrl(url: string, options: OpenFromUrlOptions = {}): Promise<OpenedDatabase> {
+  const poolSize = options.poolSize ?? 10;
+  const timeout = options.connectTimeoutMs ?? 5000;
+  const scheme = /^([a-z]+):/i.exec(url)?.[1]?.toLowerCase();
+  let dialect: Dialect;
+  let name: DialectName;
+  if (scheme === 'postgres' || scheme === 'postgresql') {
+    const pg = await loadDriver('pg', () => import('pg'));
+    const Pool = pg.Pool ?? pg.default.Pool;
+    dialect = new PostgresDialect({ pool: new Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: timeout }) });
+    name = 'postgres';
+  } else if (scheme === 'mysql' || scheme === 'mariadb') {
+    const mysql = await loadDriver('mysql2', () => import('mysql2'));
+    const createPool = mysql.createPool ?? mysql.default.createPool;
+    const pool = createPool({
+      uri: url.replace(/^mariadb:/i, 'mysql:'),
+      connectionLimit: poolSize,
+      connectTimeout: timeout,
+      // utf8mb4 on the wire too, or 4-byte characters (emoji) do not round-trip.
+      charset: 'utf8mb4',
+    });
+    dialect = new MysqlDialect({ pool });
+    name = 'mysql';
+  } else if (scheme === 'sqlite') {
+    const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/|\.)/, '');
+    if (path === '') throw new TypeError('@sessauth/kysely: sqlite URL needs a path, e.g. sqlite:./sessauth.db');
+    const sqlite = await loadDriver('better-sqlite3', () => import('better-sqlite3'));
+    const Database = sqlite.default;
+    const database = new Database(path, { timeout });
+    // WAL lets readers run beside the writer; busy_timeout (above) queues writers.
+    if (path !== ':memory:') database.pragma('journal_mode = WAL');
+    dialect = new SqliteDialect({ database });
+    name = 'sqlite';
+  } else {
+    throw new TypeError('@sessauth/kysely: unsupported database URL; use postgres://, mysql://, mariadb:// or sqlite:<path>');
+  }
+  const db = new Kysely<unknown>({ dialect });
+  return { db, dialect: name, destroy: () => db.destroy() };
+}
+
+async function loadDriver<T>(name: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    throw new Error(`@sessauth/kysely: this URL needs the "${name}" package; install it (npm install ${name})`, {
+      cause: error,
+    });
+  }
+}

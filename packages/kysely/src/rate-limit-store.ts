@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import type { RateLimitStore } from '@sessauth/core';
+import type { Kysely } from 'kysely';
+import { resolveDialect } from './dialects/resolve-dialect.js';
+import type { DialectName, SqlDialect } from './dialects/sql-dialect.js';
+import { DEFAULT_RATE_LIMIT_TABLE, tableNames, type RateLimitDb } from './schema.js';
+import { guard } from './store-guard.js';
+
+export interface KyselyRateLimitStoreOptions {
+  /** Detected from the Kysely instance's adapter when omitted. */
+  dialect?: DialectName;
+  /** As given to `migrateToLatest`. @default 'sessauth_rate_limit' */
+  tableName?: string;
+  /** Rows per DELETE statement in `purgeExpired`. @default 1000 */
+  purgeBatchSize?: number;
+}
+
+/**
+ * Fixed-window counters shared by every instance that uses the same database. Each
+ * hit is one atomic upsert (PostgreSQL/SQLite: INSERT ... ON CONFLICT DO UPDATE
+ * ... RETURNING; MySQL: INSERT ... ON DUPLICATE KEY UPDATE and a read-back in one
+ * transaction). Keys are stored as SHA-256 digests: bounded length, and no client
+ * IP or username at rest. A database fault throws, so the limiter denies.
+ */
+export class KyselyRateLimitStore<DB = unknown> implements RateLimitStore {
+  readonly #db: Kysely<RateLimitDb>;
+  readonly #dialect: SqlDialect;
+  readonly #table: string;
+  readonly #batch: number;
+
+  constructor(db: Kysely<DB>, options: KyselyRateLimitStoreOptions = {}) {
+    this.#db = db as unknown as Kysely<RateLimitDb>;
+    this.#dialect = resolveDialect(this.#db, options.dialect);
+    this.#table = tableNames(undefined, options.tableName ?? DEFAULT_RATE_LIMIT_TABLE).rateLimit;
+    this.#batch = options.purgeBatchSize ?? 1000;
+  }
+
+  hit(key: string, windowSec: number, now: Date): Promise<{ count: number; resetAt: Date }> {
+    return guard('rate limit hit', async () => {
+      const digest = createHash('sha256').update(key).digest('base64url');
+      const state = await this.#dialect.hitCounter(this.#db, this.#table, digest, now.getTime(), windowSec * 1000);
+      return { count: state.count, resetAt: new Date(state.resetAtMs) };
+    });
+  }
+
+  /** Deletes counters whose window has ended, in bounded batches; returns how many. */
+  purgeExpired(now: Date): Promise<number> {
+    return guard('rate limit purge', async () => {
+      let deleted = 0;
+      for (;;) {
+        const keys = await this.#db
+          .selectFrom(this.#table)
+          .select('counter_key')
+          .where('reset_at', '<=', now.getTime())
+          .limit(this.#batch)
+          .execute();
+        if (keys.length === 0) return deleted;
+        const result = await this.#db
+          .deleteFrom(this.#table)
+          .where(
+            'counter_key',
+            'in',
+            keys.map((row) => row.counter_key),
+          )
+          .where('reset_at', '<=', now.getTime())
+          .executeTakeFirst();
+        deleted += Number(result.numDeletedRows);
+        if (keys.length < this.#batch) return deleted;
+      }
+    });
+  }
+}

@@ -1,0 +1,79 @@
+import type { RotateOutcome, RotateRefreshInput, SessionRecord } from '@sessauth/core';
+import type { Kysely, QueryResult } from 'kysely';
+import type { SessionDb } from './schema.js';
+import { isActiveRow, toRecord, type SessionRow } from './session-row.js';
+import { affectedRows, type StoreContext } from './store-context.js';
+
+interface RotateValues {
+  readonly id: string;
+  readonly userId: string;
+  readonly presentedJti: string;
+  readonly nextJti: string;
+  readonly stamp: string;
+  readonly now: number;
+}
+
+/**
+ * The refresh compare-and-swap: one conditional UPDATE on id, user, live expiry,
+ * security stamp and current jti. Only when it changes no row do we open a
+ * transaction, lock the row and say why; a stale stamp or jti on an active session
+ * revokes it, and that revocation commits before the outcome is returned.
+ */
+export async function rotateRefresh(ctx: StoreContext, input: RotateRefreshInput): Promise<RotateOutcome> {
+  const values: RotateValues = {
+    id: input.sessionId,
+    userId: input.userId,
+    presentedJti: input.presentedJti,
+    nextJti: input.nextJti,
+    stamp: input.securityStamp,
+    now: input.now.getTime(),
+  };
+  const swapped = await afterSwap(ctx, ctx.db, await ctx.db.executeQuery(ctx.queries.rotate.bind(values)), values);
+  if (swapped !== 'no_swap') return swapped === null ? { status: 'expired' } : { status: 'consumed', session: swapped };
+  return ctx.dialect.transaction(ctx.db, (trx) => classify(ctx, trx, values));
+}
+
+async function classify(ctx: StoreContext, trx: Kysely<SessionDb>, values: RotateValues): Promise<RotateOutcome> {
+  const { rows } = await trx.executeQuery(ctx.queries.findByIdForUpdate.bind({ id: values.id }));
+  const row = rows[0];
+  if (row === undefined) return { status: 'missing' };
+  if (row.user_id !== values.userId) return { status: 'wrong_user' };
+  if (!isActiveRow(row, values.now)) return { status: 'expired' };
+  if (row.security_stamp !== values.stamp || row.refresh_jti !== values.presentedJti) {
+    await trx.executeQuery(ctx.queries.revoke.bind({ id: values.id, now: values.now }));
+    return { status: row.security_stamp !== values.stamp ? 'security_changed' : 'reused' };
+  }
+  // Everything matches under the lock (the first UPDATE cannot normally miss such
+  // a row): swap here, inside the lock.
+  const swapped = await afterSwap(ctx, trx, await trx.executeQuery(ctx.queries.rotate.bind(values)), values);
+  if (swapped === 'no_swap' || swapped === null) throw new Error('rotate: locked row did not swap');
+  return { status: 'consumed', session: swapped };
+}
+
+/**
+ * The record after a swap, `null` when it swapped but the row is gone already, or
+ * 'no_swap'. Without UPDATE ... RETURNING (MySQL) the row is read back and the
+ * swapped fields laid over it, so a later change cannot show through.
+ */
+async function afterSwap(
+  ctx: StoreContext,
+  db: Kysely<SessionDb>,
+  result: QueryResult<SessionRow>,
+  values: RotateValues,
+): Promise<SessionRecord | null | 'no_swap'> {
+  if (ctx.dialect.updateReturning) {
+    const row = result.rows[0];
+    return row === undefined ? 'no_swap' : toRecord(row);
+  }
+  if (affectedRows(result) !== 1) return 'no_swap';
+  const { rows } = await db.executeQuery(ctx.queries.findById.bind({ id: values.id }));
+  const row = rows[0];
+  if (row === undefined) return null;
+  return {
+    ...toRecord(row),
+    refreshJti: values.nextJti,
+    securityStamp: values.stamp,
+    lastActivityAt: new Date(values.now),
+    expiredAt: null,
+  };
+}

@@ -1,0 +1,83 @@
+import type { Location, NewSession, SessionRecord } from '@sessauth/core';
+
+/** A session row as the drivers return it (BIGINT may come back as string or bigint). */
+export interface SessionRow {
+  id: string;
+  user_id: string;
+  refresh_jti: string;
+  security_stamp: string;
+  created_at: number | string | bigint;
+  last_activity_at: number | string | bigint;
+  expires_at: number | string | bigint;
+  expired_at: number | string | bigint | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  browser: string | null;
+  location: string | null;
+}
+
+/** The row written for a new session; timestamps become epoch milliseconds. */
+export interface SessionInsert {
+  id: string;
+  user_id: string;
+  refresh_jti: string;
+  security_stamp: string;
+  created_at: number;
+  last_activity_at: number;
+  expires_at: number;
+  expired_at: number | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  browser: string | null;
+  location: string | null;
+}
+
+export function toInsertRow(session: NewSession): SessionInsert {
+  const createdAt = session.createdAt.getTime();
+  return {
+    id: session.id,
+    user_id: session.userId,
+    refresh_jti: session.refreshJti,
+    security_stamp: session.securityStamp,
+    created_at: createdAt,
+    last_activity_at: createdAt,
+    expires_at: session.expiresAt.getTime(),
+    expired_at: null,
+    ip_address: session.ipAddress,
+    user_agent: session.userAgent,
+    browser: session.browser,
+    location: session.location === null ? null : JSON.stringify(session.location),
+  };
+}
+
+export function toRecord(row: SessionRow): SessionRecord {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    refreshJti: row.refresh_jti,
+    securityStamp: row.security_stamp,
+    createdAt: new Date(Number(row.created_at)),
+    lastActivityAt: new Date(Number(row.last_activity_at)),
+    expiresAt: new Date(Number(row.expires_at)),
+    expiredAt: row.expired_at === null ? null : new Date(Number(row.expired_at)),
+    ipAddress: row.ip_address,
+    userAgent: row.user_agent,
+    browser: row.browser,
+    location: parseLocation(row.location),
+  };
+}
+
+/** The location is display data: an unreadable value is dropped, not fatal. */
+function parseLocation(text: string | null): Location | null {
+  if (text === null) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Location) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function isActiveRow(row: SessionRow, nowMs: number): boolean {
+  return row.expired_at === null && Number(row.expires_at) > nowMs;
+}

@@ -1,0 +1,47 @@
+import type { Kysely, QueryResult } from 'kysely';
+import { resolveDialect } from './dialects/resolve-dialect.js';
+import type { DialectName, SqlDialect } from './dialects/sql-dialect.js';
+import { tableNames, type SessionDb, type TableNames } from './schema.js';
+import { prepareSessionQueries, type SessionQueries } from './session-queries.js';
+
+export interface KyselyStoreOptions {
+  /** Detected from the Kysely instance's adapter when omitted. */
+  dialect?: DialectName;
+  /** The session table, as given to `migrateToLatest`. @default 'sessauth_session' */
+  tableName?: string;
+  /** Rows per DELETE statement in `purgeExpired`. @default 1000 */
+  purgeBatchSize?: number;
+}
+
+/** What every store operation needs: the database, its dialect, names and prepared statements. */
+export interface StoreContext {
+  readonly db: Kysely<SessionDb>;
+  readonly dialect: SqlDialect;
+  readonly names: TableNames;
+  readonly queries: SessionQueries;
+  /** Rows deleted per DELETE statement of a purge. */
+  readonly purgeBatchSize: number;
+}
+
+/** Validates the options and compiles the hot statements once, for this dialect. */
+export function createStoreContext<DB>(db: Kysely<DB>, options: KyselyStoreOptions = {}): StoreContext {
+  const sessionDb = db as unknown as Kysely<SessionDb>;
+  const dialect = resolveDialect(sessionDb, options.dialect);
+  const names = tableNames(options.tableName);
+  const purgeBatchSize = options.purgeBatchSize ?? 1000;
+  if (!Number.isInteger(purgeBatchSize) || purgeBatchSize < 1) {
+    throw new TypeError('@sessauth/kysely: purgeBatchSize must be a positive integer');
+  }
+  return {
+    db: sessionDb,
+    dialect,
+    names,
+    queries: prepareSessionQueries(sessionDb, names.session, dialect),
+    purgeBatchSize,
+  };
+}
+
+/** Rows changed by an UPDATE/DELETE; drivers report it as a bigint. */
+export function affectedRows(result: QueryResult<unknown>): number {
+  return Number(result.numAffectedRows ?? 0n);
+}

@@ -1,0 +1,120 @@
+import { Migrator, sql, type Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../src/index.js';
+import { ALL_TARGETS, type TestDatabase } from './support/test-databases.js';
+
+async function indexNamesOf(database: TestDatabase, table: string): Promise<string[]> {
+  const { db, dialect } = database;
+  if (dialect === 'postgres') {
+    const result = await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = ${table}`.execute(db);
+    return result.rows.map((r) => r.name);
+  }
+  if (dialect === 'mysql') {
+    const result = await sql<{ name: string }>`select distinct index_name as name from information_schema.statistics
+      where table_schema = database() and table_name = ${table}`.execute(db);
+    return result.rows.map((r) => r.name);
+  }
+  const result = await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = ${table}`.execute(db);
+  return result.rows.map((r) => r.name);
+}
+
+for (const target of ALL_TARGETS) {
+  describe(`migrations on ${target.label}`, () => {
+    let database: TestDatabase | null = null;
+    beforeAll(async () => {
+      database = await target.open();
+    });
+    afterAll(async () => {
+      await database?.close();
+    });
+    const ready = (): TestDatabase => {
+      if (database === null) throw new Error('unreachable');
+      return database;
+    };
+
+    it('is idempotent: a second and a concurrent run apply nothing and change nothing', async (test) => {
+      if (database === null) return test.skip();
+      const { db, tableName, rateLimitTableName } = ready();
+      const before = await indexNamesOf(ready(), tableName);
+      const again = await Promise.all([
+        migrateToLatest(db, { tableName, rateLimitTableName }),
+        migrateToLatest(db, { tableName, rateLimitTableName }),
+      ]);
+      expect(again.map((r) => r.applied)).toEqual([[], []]);
+      expect((await indexNamesOf(ready(), tableName)).sort()).toEqual(before.sort());
+    });
+
+    it('two processes migrating a fresh database at once: one applies, the other waits and applies nothing', async (test) => {
+      if (database === null) return test.skip();
+      const { db, tableName } = ready();
+      const fresh = { tableName: `${tableName}_f`, rateLimitTableName: `${tableName}_frl` };
+      try {
+        const results = await Promise.all([migrateToLatest(db, fresh), migrateToLatest(db, fresh)]);
+        const applied = results.map((r) => r.applied).sort((a, b) => b.length - a.length);
+        expect(applied).toEqual([['0001-create-session', '0002-create-rate-limit'], []]);
+      } finally {
+        for (const t of ['', '_user_lock', '_migration', '_migration_lock']) {
+          await sql`drop table if exists ${sql.table(`${fresh.tableName}${t}`)}`.execute(db);
+        }
+        await sql`drop table if exists ${sql.table(fresh.rateLimitTableName)}`.execute(db);
+      }
+    });
+
+    it('creates the indexes that serve the hot queries', async (test) => {
+      if (database === null) return test.skip();
+      const { tableName, rateLimitTableName } = ready();
+      const names = await indexNamesOf(ready(), tableName);
+      for (const suffix of ['user_active_idx', 'expired_at_idx', 'expires_at_idx', 'created_id_idx']) {
+        expect(names).toContain(`${tableName}_${suffix}`);
+      }
+      expect(await indexNamesOf(ready(), rateLimitTableName)).toContain(`${rateLimitTableName}_reset_at_idx`);
+    });
+
+    it("keeps its bookkeeping apart from the host app's own Migrator", async (test) => {
+      if (database === null) return test.skip();
+      const { db, tableName, rateLimitTableName } = ready();
+      const appTable = `${tableName}_app`;
+      const appMigrator = new Migrator({
+        db,
+        provider: {
+          getMigrations: () =>
+            Promise.resolve({
+              '2024-app-table': {
+                up: async (app: Kysely<unknown>) => {
+                  await app.schema.createTable(appTable).addColumn('id', 'integer', (c) => c.primaryKey()).execute();
+                },
+              },
+            }),
+        },
+        migrationTableName: `${tableName}_appmig`,
+        migrationLockTableName: `${tableName}_appmig_lock`,
+      });
+      try {
+        const app = await appMigrator.migrateToLatest();
+        expect(app.error).toBeUndefined();
+        expect((await migrateToLatest(db, { tableName, rateLimitTableName })).applied).toEqual([]);
+      } finally {
+        for (const t of [appTable, `${tableName}_appmig`, `${tableName}_appmig_lock`]) {
+          await sql`drop table if exists ${sql.table(t)}`.execute(db);
+        }
+      }
+    });
+
+    it.runIf(target.dialect === 'mysql')('MySQL tables are utf8mb4 with a binary collation', async (test) => {
+      if (database === null) return test.skip();
+      const { db, tableName } = ready();
+      const result = await sql<{ collation: string }>`select table_collation as collation from information_schema.tables
+        where table_schema = database() and table_name in (${tableName}, ${`${tableName}_user_lock`})`.execute(db);
+      expect(result.rows).toHaveLength(2);
+      for (const row of result.rows) expect(row.collation).toMatch(/^utf8mb4_.*bin$/);
+    });
+  });
+}
+
+describe('table names', () => {
+  it('rejects a table name that is not a plain identifier (it is spliced into index names)', async () => {
+    const db = {} as Kysely<unknown>;
+    await expect(migrateToLatest(db, { dialect: 'sqlite', tableName: 'sessions; drop table x' })).rejects.toThrow(TypeError);
+    await expect(migrateToLatest(db, { dialect: 'sqlite', tableName: `t${'x'.repeat(40)}` })).rejects.toThrow(TypeError);
+  });
+});

@@ -1,0 +1,20 @@
+import { describeRateLimitConformance, describeStoreConformance } from '@sessauth/conformance';
+import { KyselyRateLimitStore, KyselySessionStore } from '../src/index.js';
+import { ALL_TARGETS } from './support/test-databases.js';
+
+// The shared store contract, the 50-way rotation race (x20) and the rate-limit
+// contract on every dialect, each on its own freshly migrated tables.
+for (const target of ALL_TARGETS) {
+  describeStoreConformance(`kysely ${target.label}`, async () => {
+    const database = await target.open();
+    if (database === null) return null;
+    return { store: new KyselySessionStore(database.db, { tableName: database.tableName }), close: database.close };
+  });
+
+  describeRateLimitConformance(`kysely ${target.label}`, async () => {
+    const database = await target.open();
+    if (database === null) return null;
+    const store = new KyselyRateLimitStore(database.db, { tableName: database.rateLimitTableName });
+    return { store, close: database.close };
+  });
+}

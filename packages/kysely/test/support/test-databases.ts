@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { reachService } from '@sessauth/conformance';
+import { sql, type Kysely } from 'kysely';
+import { migrateToLatest, type DialectName } from '../../src/index.js';
+import { openKyselyFromUrl } from '../../src/open-from-url.js';
+
+export const POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+export const MYSQL_URL = 'mysql://root@127.0.0.1:3306/test';
+
+/** One database with migrated tables under names unique to this test run. */
+export interface TestDatabase {
+  readonly db: Kysely<unknown>;
+  readonly dialect: DialectName;
+  readonly tableName: string;
+  readonly rateLimitTableName: string;
+  /** Drops this run's tables and closes the pool. */
+  close(): Promise<void>;
+}
+
+export interface TestTarget {
+  readonly label: string;
+  readonly dialect: DialectName;
+  /** Resolves to null (and logs loudly) when the server is unreachable, unless CI requires it. */
+  open(): Promise<TestDatabase | null>;
+}
+
+function uniqueSuffix(): string {
+  return randomBytes(4).toString('hex');
+}
+
+async function openMigrated(url: string, cleanup: () => void = () => undefined): Promise<TestDatabase> {
+  // >= 10 connections, so the rotation race and the login cap race are real races.
+  const opened = await openKyselyFromUrl(url, { poolSize: 20, connectTimeoutMs: 5000 });
+  const suffix = uniqueSuffix();
+  const tableName = `sessauth_session_${suffix}`;
+  const rateLimitTableName = `sessauth_rate_limit_${suffix}`;
+  try {
+    await migrateToLatest(opened.db, { tableName, rateLimitTableName });
+  } catch (error) {
+    await opened.destroy();
+    cleanup();
+    throw error;
+  }
+  return {
+    db: opened.db,
+    dialect: opened.dialect,
+    tableName,
+    rateLimitTableName,
+    async close() {
+      try {
+        for (const table of [
+          tableName,
+          `${tableName}_user_lock`,
+          `${tableName}_migration`,
+          `${tableName}_migration_lock`,
+          rateLimitTableName,
+        ]) {
+          await sql`drop table if exists ${sql.table(table)}`.execute(opened.db);
+        }
+      } finally {
+        await opened.destroy();
+        cleanup();
+      }
+    },
+  };
+}
+
+export const postgresTarget: TestTarget = {
+  label: 'PostgreSQL 127.0.0.1:5432',
+  dialect: 'postgres',
+  open: () => reachService('PostgreSQL 127.0.0.1:5432', () => openMigrated(POSTGRES_URL)),
+};
+
+export const mysqlTarget: TestTarget = {
+  label: 'MariaDB 127.0.0.1:3306',
+  dialect: 'mysql',
+  open: () => reachService('MariaDB/MySQL 127.0.0.1:3306', () => openMigrated(MYSQL_URL)),
+};
+
+export const sqliteTarget: TestTarget = {
+  label: 'SQLite file',
+  dialect: 'sqlite',
+  open: async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sessauth-kysely-'));
+    return openMigrated(`sqlite:${join(dir, 'sessions.db')}`, () => rmSync(dir, { recursive: true, force: true }));
+  },
+};
+
+export const ALL_TARGETS: readonly TestTarget[] = [postgresTarget, mysqlTarget, sqliteTarget];

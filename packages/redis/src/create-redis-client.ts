@@ -1,0 +1,69 @@
+import { StoreUnavailableError } from '@sessauth/core';
+import { Cluster, Redis } from 'ioredis';
+import type { ClusterNode, ClusterOptions, RedisOptions } from 'ioredis';
+
+/**
+ * ioredis options under which a Redis fault becomes a prompt error instead of a
+ * hung request or a repeated write:
+ * - `enableOfflineQueue: false`: while disconnected, a command fails at once
+ *   instead of waiting in a queue (the request would hang, then maybe run late).
+ * - `autoResendUnfulfilledCommands: false`: after a reconnect ioredis would re-send
+ *   commands that got no answer; a rotation script could then run twice and revoke
+ *   a healthy session as reused.
+ * - `maxRetriesPerRequest: 1`: a bounded number of retries per command.
+ * - `commandTimeout: 1000`: a command without an answer fails after one second.
+ * - `connectTimeout: 2000`: a connection attempt gives up after two seconds.
+ * Reconnection itself stays on (ioredis' default back-off), so the client heals
+ * when the server returns.
+ */
+export const recommendedRedisOptions = {
+  enableOfflineQueue: false,
+  autoResendUnfulfilledCommands: false,
+  maxRetriesPerRequest: 1,
+  commandTimeout: 1000,
+  connectTimeout: 2000,
+} as const satisfies RedisOptions;
+
+/**
+ * A connected ioredis client for `url` (`redis://` or `rediss://`) with
+ * `recommendedRedisOptions`; `options` override them. Resolves once the client is
+ * ready, because with the offline queue off, commands sent before that would fail.
+ * Rejects with `StoreUnavailableError` (and stops reconnecting) when it cannot connect.
+ */
+export async function createRedisClient(url: string, options: RedisOptions = {}): Promise<Redis> {
+  const client = new Redis(url, { ...recommendedRedisOptions, ...options, lazyConnect: true });
+  return connected(client, () => client.connect(), 'redis: could not connect');
+}
+
+/**
+ * A connected ioredis `Cluster` with the same guarantees: the offline queue off at
+ * the cluster level and `recommendedRedisOptions` on every node connection.
+ */
+export async function createRedisClusterClient(nodes: ClusterNode[], options: ClusterOptions = {}): Promise<Cluster> {
+  const cluster = new Cluster(nodes, {
+    enableOfflineQueue: false,
+    ...options,
+    lazyConnect: true,
+    redisOptions: { ...recommendedRedisOptions, ...options.redisOptions },
+  });
+  return connected(cluster, () => cluster.connect(), 'redis cluster: could not connect');
+}
+
+/**
+ * Connects; on failure disconnects (no reconnect loop left behind) and rejects.
+ * The connection errors are this function's to report, so it listens for them
+ * meanwhile; afterwards add your own `error` listener, as ioredis recommends.
+ */
+async function connected<C extends Redis | Cluster>(client: C, connect: () => Promise<void>, message: string): Promise<C> {
+  const swallow = (): void => undefined;
+  client.on('error', swallow);
+  try {
+    await connect();
+    return client;
+  } catch (error) {
+    client.disconnect();
+    throw new StoreUnavailableError(message, { cause: error });
+  } finally {
+    client.off('error', swallow);
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * The part of an ioredis client (`Redis` or `Cluster`) that the store and the rate
+ * limiter call, typed by structure so that users are not tied to one ioredis
+ * version; any client with these methods works (wrap another library in a few
+ * lines). Every method resolves with Redis' reply or rejects; none may queue
+ * forever (see `recommendedRedisOptions`).
+ */
+export interface RedisLike {
+  /** Run a cached script by its SHA-1; rejects with `NOSCRIPT ...` when the server lacks it. */
+  evalsha(sha1: string, numkeys: number, ...args: (string | number)[]): Promise<unknown>;
+  /** Run (and cache) a script by its source. */
+  eval(script: string, numkeys: number, ...args: (string | number)[]): Promise<unknown>;
+  get(key: string): Promise<string | null>;
+  hgetall(key: string): Promise<Record<string, string>>;
+  del(...keys: string[]): Promise<number>;
+  zadd(key: string, ...scoreMembers: (string | number)[]): Promise<number>;
+  zrem(key: string, ...members: string[]): Promise<number>;
+  zrevrangebyscore(
+    key: string,
+    max: number | string,
+    min: number | string,
+    withscores: 'WITHSCORES',
+    limit: 'LIMIT',
+    offset: number,
+    count: number,
+  ): Promise<string[]>;
+  zscan(key: string, cursor: string, countToken: 'COUNT', count: number): Promise<[cursor: string, elements: string[]]>;
+  /** `CONFIG GET name`, for the persistence check only (may be disabled on managed Redis). */
+  config(subcommand: 'GET', parameter: string): Promise<unknown>;
+  /** True on an ioredis `Cluster`. */
+  readonly isCluster?: boolean;
+  /** The cluster's nodes (ioredis `Cluster.nodes('master')`), so the persistence check can ask each. */
+  nodes?(role: 'master'): RedisLike[];
+}

@@ -1,0 +1,46 @@
+import type { RateLimitStore } from '@sessauth/core';
+import { guard } from './guard.js';
+import { KeyLayout } from './keys.js';
+import type { RedisLike } from './redis-like.js';
+import { DEFAULT_OPERATION_TIMEOUT_MS } from './redis-store-options.js';
+import { runScript } from './script-runner.js';
+import { SCRIPTS } from './scripts/session-scripts.js';
+
+export interface RedisRateLimitStoreOptions {
+  /** An ioredis `Redis` or `Cluster`; it may be the session store's client. */
+  readonly client: RedisLike;
+  /** @default 'sessauth:' (counters live under `<prefix>rl:`) */
+  readonly keyPrefix?: string;
+  /** @default 2000 */
+  readonly operationTimeoutMs?: number;
+}
+
+/**
+ * Fixed-window counters in Redis, shared by every instance of a fleet whichever
+ * store keeps the sessions. One hit is one script: INCR, and PEXPIRE on the first
+ * hit of a window, atomically. It fails closed: any fault or timeout rejects with
+ * `StoreUnavailableError` and the core denies the request.
+ */
+export class RedisRateLimitStore implements RateLimitStore {
+  private readonly client: RedisLike;
+  private readonly keys: KeyLayout;
+  private readonly timeoutMs: number;
+
+  constructor(options: RedisRateLimitStoreOptions) {
+    this.client = options.client;
+    this.keys = new KeyLayout(options.keyPrefix);
+    this.timeoutMs = options.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
+  }
+
+  hit(key: string, windowSec: number, now: Date): Promise<{ count: number; resetAt: Date }> {
+    return guard('rateLimit.hit', this.timeoutMs, async () => {
+      const windowMs = Math.max(1, Math.round(windowSec * 1000));
+      const reply = await runScript(this.client, SCRIPTS.rateLimitHit, [this.keys.counter(key)], [windowMs]);
+      if (!Array.isArray(reply)) throw new Error('rateLimit.hit: malformed reply');
+      const count = Number(reply[0]);
+      const remainingMs = Number(reply[1]);
+      if (!Number.isInteger(count) || !Number.isFinite(remainingMs)) throw new Error('rateLimit.hit: malformed reply');
+      return { count, resetAt: new Date(now.getTime() + remainingMs) };
+    });
+  }
+}

@@ -1,0 +1,180 @@
+import { consoleLogger } from '@sessauth/core';
+import type {
+  AdminSessionPage,
+  AdminSessionQuery,
+  CreateSessionInput,
+  Logger,
+  RotateOutcome,
+  RotateRefreshInput,
+  SessionRecord,
+  SessionStore,
+} from '@sessauth/core';
+import { listSessionsForAdmin } from './admin-listing.js';
+import { checkPersistence, type PersistenceReport } from './check-persistence.js';
+import { guard } from './guard.js';
+import { KeyLayout } from './keys.js';
+import { OwnerCache } from './owner-cache.js';
+import { purgeExpired } from './purge-expired.js';
+import {
+  DEFAULT_OPERATION_TIMEOUT_MS,
+  DEFAULT_OWNER_CACHE_SIZE,
+  DEFAULT_RETENTION_SECONDS,
+  type RedisSessionStoreOptions,
+} from './redis-store-options.js';
+import { runScript } from './script-runner.js';
+import { SCRIPTS } from './scripts/session-scripts.js';
+import { hashToRecord, pairsToObject, sessionFields } from './session-codec.js';
+import { readOwner, type StoreContext } from './store-context.js';
+import { copyNewRecord, createSession } from './create-session.js';
+
+/**
+ * The session store over Redis. Each state change is one Lua script on the keys of
+ * one user (one cluster slot); see `keys.ts` for the layout and the README for the
+ * cluster story. Every call is bounded by `operationTimeoutMs` and fails with
+ * `StoreUnavailableError`.
+ */
+export class RedisSessionStore implements SessionStore {
+  private readonly ctx: StoreContext;
+  private readonly timeoutMs: number;
+  private readonly logger: Logger;
+
+  constructor(options: RedisSessionStoreOptions) {
+    const retentionSeconds = options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS;
+    if (!(retentionSeconds > 0)) throw new TypeError('RedisSessionStore: retentionSeconds must be positive');
+    this.ctx = {
+      client: options.client,
+      keys: new KeyLayout(options.keyPrefix),
+      owners: new OwnerCache(options.ownerCacheSize ?? DEFAULT_OWNER_CACHE_SIZE),
+      retentionMs: Math.round(retentionSeconds * 1000),
+    };
+    this.timeoutMs = options.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
+    this.logger = options.logger ?? consoleLogger;
+  }
+
+  createSession(input: CreateSessionInput): Promise<SessionRecord> {
+    // Copy before the first await: the caller may change its objects meanwhile.
+    const record = copyNewRecord(input.session);
+    const fields = sessionFields(input.session);
+    return guard('createSession', this.timeoutMs, () => createSession(this.ctx, record, fields, input.maxActiveSessions));
+  }
+
+  findSession(id: string): Promise<SessionRecord | null> {
+    return guard('findSession', this.timeoutMs, async () => {
+      const { client, keys, owners } = this.ctx;
+      const cached = owners.get(id);
+      if (cached !== undefined) {
+        const record = hashToRecord(await client.hgetall(keys.session(cached, id)));
+        if (record !== null) return record;
+      }
+      const owner = await readOwner(this.ctx, id);
+      if (owner === null || owner === cached) return null;
+      return hashToRecord(await client.hgetall(keys.session(owner, id)));
+    });
+  }
+
+  listActiveSessions(userId: string, now: Date): Promise<SessionRecord[]> {
+    return guard('listActiveSessions', this.timeoutMs, async () => {
+      const { client, keys } = this.ctx;
+      const reply = await runScript(client, SCRIPTS.listActive, [keys.activeIndex(userId)], [
+        keys.sessionBase(userId),
+        now.getTime(),
+      ]);
+      return asArray(reply).flatMap((flat) => {
+        const record = hashToRecord(pairsToObject(asArray(flat)));
+        return record === null ? [] : [record];
+      });
+    });
+  }
+
+  rotateRefresh(input: RotateRefreshInput): Promise<RotateOutcome> {
+    return guard('rotateRefresh', this.timeoutMs, async () => {
+      const { client, keys } = this.ctx;
+      const { sessionId, userId } = input;
+      // Keyed by the presented user: the common case is one round trip.
+      const reply = asArray(
+        await runScript(client, SCRIPTS.rotateRefresh, [keys.session(userId, sessionId), keys.activeIndex(userId)], [
+          userId,
+          input.presentedJti,
+          input.nextJti,
+          input.securityStamp,
+          input.now.getTime(),
+          this.ctx.retentionMs,
+        ]),
+      );
+      const status = String(reply[0]);
+      if (status === 'consumed') {
+        const session = hashToRecord(pairsToObject(reply.slice(1)));
+        if (session === null) throw new Error('rotateRefresh: malformed reply');
+        return { status, session };
+      }
+      if (status === 'missing') return this.missingOrWrongUser(sessionId, userId);
+      if (status === 'wrong_user' || status === 'expired' || status === 'security_changed' || status === 'reused') {
+        return { status };
+      }
+      throw new Error(`rotateRefresh: unexpected reply ${status}`);
+    });
+  }
+
+  expireSession(id: string, userId: string, now: Date): Promise<boolean> {
+    return guard('expireSession', this.timeoutMs, async () => {
+      const { client, keys, retentionMs } = this.ctx;
+      const keysOfScript = [keys.session(userId, id), keys.activeIndex(userId)];
+      const revoked = await runScript(client, SCRIPTS.expireSession, keysOfScript, [userId, now.getTime(), retentionMs]);
+      return Number(revoked) === 1;
+    });
+  }
+
+  expireAllForUser(userId: string, now: Date): Promise<number> {
+    return guard('expireAllForUser', this.timeoutMs, async () => {
+      const { client, keys, retentionMs } = this.ctx;
+      const revoked = await runScript(client, SCRIPTS.expireAll, [keys.activeIndex(userId)], [
+        keys.sessionBase(userId),
+        now.getTime(),
+        retentionMs,
+      ]);
+      return Number(revoked);
+    });
+  }
+
+  touchSession(id: string, now: Date): Promise<void> {
+    return guard('touchSession', this.timeoutMs, async () => {
+      const { client, keys, owners } = this.ctx;
+      const touch = (owner: string) => runScript(client, SCRIPTS.touchSession, [keys.session(owner, id)], [now.getTime()]);
+      const cached = owners.get(id);
+      if (cached !== undefined && Number(await touch(cached)) !== -1) return;
+      const owner = await readOwner(this.ctx, id);
+      if (owner !== null && owner !== cached) await touch(owner);
+    });
+  }
+
+  purgeExpired(now: Date): Promise<number> {
+    // Many round trips by nature (batches): bounded per batch, not as a whole.
+    return purgeExpired(this.ctx, now, (operation, run) => guard(operation, this.timeoutMs, run));
+  }
+
+  listSessionsForAdmin(query: AdminSessionQuery): Promise<AdminSessionPage> {
+    return listSessionsForAdmin(this.ctx, query, (operation, run) => guard(operation, this.timeoutMs, run));
+  }
+
+  /**
+   * Warns (once per call, through the logger) when the server's persistence could
+   * lose an acknowledged revocation: AOF off, or fsync less often than every write.
+   * Call it at start-up; it never throws.
+   */
+  checkPersistence(): Promise<PersistenceReport> {
+    return checkPersistence(this.ctx.client, this.logger, this.timeoutMs);
+  }
+
+  /** `missing` first, then `wrong_user`: only a session that exists can belong to someone else. */
+  private async missingOrWrongUser(sessionId: string, userId: string): Promise<RotateOutcome> {
+    const owner = await readOwner(this.ctx, sessionId);
+    if (owner === null || owner === userId) return { status: 'missing' };
+    const hash = await this.ctx.client.hgetall(this.ctx.keys.session(owner, sessionId));
+    return { status: hashToRecord(hash) === null ? 'missing' : 'wrong_user' };
+  }
+}
+
+function asArray(reply: unknown): unknown[] {
+  if (!Array.isArray(reply)) throw new Error('redis store: expected an array reply');
+  return reply;
+}

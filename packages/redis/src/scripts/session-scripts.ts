@@ -1,0 +1,21 @@
+import { luaScript } from '../script-runner.js';
+import { CLAIM_OWNER_LUA } from './claim-owner.lua.js';
+import { CREATE_SESSION_LUA } from './create-session.lua.js';
+import { EXPIRE_ALL_LUA, EXPIRE_SESSION_LUA, TOUCH_SESSION_LUA } from './expire-session.lua.js';
+import { LIST_ACTIVE_LUA } from './list-active.lua.js';
+import { PURGE_USER_LUA } from './purge-user.lua.js';
+import { RATE_LIMIT_HIT_LUA } from './rate-limit-hit.lua.js';
+import { ROTATE_REFRESH_LUA } from './rotate-refresh.lua.js';
+
+/** Every script with its key count; hashed once at load. */
+export const SCRIPTS = {
+  claimOwner: luaScript(CLAIM_OWNER_LUA, 1),
+  createSession: luaScript(CREATE_SESSION_LUA, 3),
+  rotateRefresh: luaScript(ROTATE_REFRESH_LUA, 2),
+  expireSession: luaScript(EXPIRE_SESSION_LUA, 2),
+  expireAll: luaScript(EXPIRE_ALL_LUA, 1),
+  touchSession: luaScript(TOUCH_SESSION_LUA, 1),
+  listActive: luaScript(LIST_ACTIVE_LUA, 1),
+  purgeUser: luaScript(PURGE_USER_LUA, 2),
+  rateLimitHit: luaScript(RATE_LIMIT_HIT_LUA, 1),
+} as const;
