@@ -1,6 +1,3 @@
-import { defineProject } from 'vitest/config';
+import { sessauthProject } from '../../vitest.project.js';
 
-export default defineProject({
-  resolve: { conditions: ['@sessauth/source'] },
-  test: { name: 'core', include: ['test/**/*.test.ts'] },
-});
+export default sessauthProject('core');

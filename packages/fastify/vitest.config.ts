@@ -1,6 +1,3 @@
-import { defineProject } from 'vitest/config';
+import { sessauthProject } from '../../vitest.project.js';
 
-export default defineProject({
-  resolve: { conditions: ['@sessauth/source'] },
-  test: { name: 'fastify', include: ['test/**/*.test.ts'] },
-});
+export default sessauthProject('fastify');

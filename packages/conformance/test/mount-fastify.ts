@@ -1,11 +1,14 @@
 import Fastify from 'fastify';
 import type { AuthContext } from '@sessauth/core';
-import { sessauthFastify } from '@sessauth/fastify';
+import { sessauthFastify, sessauthFrameworkErrors } from '@sessauth/fastify';
 import type { AppUnderTest, ConformanceUser, MountApp } from '../src/index.js';
 
-/** The conformance app on Fastify: the plugin, then GET /me behind its `requireAuth` preHandler. */
+/**
+ * The conformance app on Fastify: the plugin (and its `frameworkErrors` hook, so that URLs
+ * Fastify's router refuses still get the core's answer), then GET /me behind `requireAuth`.
+ */
 export const mountFastify: MountApp = async (auth) => {
-  const app = Fastify({ forceCloseConnections: true });
+  const app = Fastify({ forceCloseConnections: true, frameworkErrors: sessauthFrameworkErrors(auth) });
   await app.register(sessauthFastify, { auth });
   app.get('/me', { preHandler: app.requireAuth }, async (request) => {
     const { user, session } = request.auth as AuthContext<ConformanceUser>;

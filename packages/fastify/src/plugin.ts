@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AuthContext, Sessauth, SessauthResponse } from '@sessauth/core';
 import { authorizationValues, toSessauthRequest } from '@sessauth/node-http';
@@ -45,3 +45,15 @@ function send(reply: FastifyReply, response: SessauthResponse): FastifyReply {
  * with `requireAuth` (a preHandler) and `request.auth`.
  */
 export const sessauthFastify = fp(sessauthPlugin, { fastify: '5.x', name: '@sessauth/fastify' });
+
+/**
+ * For the host's `frameworkErrors` server option. Fastify refuses a URL with malformed
+ * percent-encoding (`/auth/sessions/%ZZ/`) in its router, before any plugin runs; with
+ * this the core answers such a URL under its prefix, as it does in every other adapter.
+ */
+export function sessauthFrameworkErrors(auth: Sessauth<SessauthUser>) {
+  return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const response = await auth.handle(toSessauthRequest(request.raw));
+    return response === null ? reply.send(error) : send(reply, response);
+  };
+}

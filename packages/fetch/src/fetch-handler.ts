@@ -39,22 +39,26 @@ export function createFetchHandler<U>(auth: Sessauth<U>, options: FetchHandlerOp
       return response === null ? undefined : toResponse(response);
     },
     authenticate(request) {
-      const value = request.headers.get('authorization');
-      return auth.authenticate({ authorization: value === null ? undefined : [value] });
+      return auth.authenticate({ authorization: authorizationValues(request.headers) });
     },
     errorResponse: (error) => toResponse(auth.errorResponse(error)),
   };
 }
 
-// Fetch has already joined repeated headers (", "; "; " for Cookie), so each name has one value here.
+// Fetch has already joined repeated headers (", "; "; " for Cookie): the core still sees a
+// repeated Cookie name or a joined Content-Type (415), and Authorization is split below.
 function headersOf(headers: Headers): Map<string, string[]> {
   const map = new Map<string, string[]>();
-  headers.forEach((value, name) => {
-    const values = map.get(name);
-    if (values) values.push(value);
-    else map.set(name, [value]);
-  });
+  headers.forEach((value, name) => map.set(name, [...(map.get(name) ?? []), value]));
+  const authorization = authorizationValues(headers);
+  if (authorization !== undefined) map.set('authorization', authorization);
   return map;
+}
+
+// A Bearer token never holds a comma, so splitting undoes Fetch's join and a repeated
+// Authorization fails closed (401) exactly as in the Node adapters.
+function authorizationValues(headers: Headers): string[] | undefined {
+  return headers.get('authorization')?.split(',').map((value) => value.trim());
 }
 
 /** Each cookie gets its own `Set-Cookie` line (never one joined header). */

@@ -9,7 +9,20 @@ import type { StoreContext } from './store-context.js';
  * One row more than `limit` is read to know whether another page exists.
  */
 export async function listSessionsForAdmin(ctx: StoreContext, query: AdminSessionQuery): Promise<AdminSessionPage> {
-  const limit = Math.max(1, Math.floor(query.limit));
+  const limit = pageSize(query);
+  const rows = (await adminListingQuery(ctx, query).execute()) as SessionRow[];
+  const sessions = rows.slice(0, limit).map(toRecord);
+  const last = sessions[sessions.length - 1];
+  const nextCursor =
+    rows.length > limit && last !== undefined ? encodeAdminCursor({ createdAt: last.createdAt, id: last.id }) : null;
+  return { sessions, nextCursor };
+}
+
+const pageSize = (query: AdminSessionQuery): number =>
+  Number.isFinite(query.limit) ? Math.max(1, Math.floor(query.limit)) : 1;
+
+/** The page's SELECT; a cursor that is not one of ours is bad client input (400), not a fault. */
+export function adminListingQuery(ctx: StoreContext, query: AdminSessionQuery) {
   const nowMs = query.now.getTime();
   let select = ctx.db.selectFrom(ctx.names.session).selectAll();
   if (query.userId !== undefined) select = select.where('user_id', '=', query.userId);
@@ -29,14 +42,8 @@ export async function listSessionsForAdmin(ctx: StoreContext, query: AdminSessio
       ]),
     );
   }
-  const rows = (await select
+  return select
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(limit + 1)
-    .execute()) as SessionRow[];
-  const sessions = rows.slice(0, limit).map(toRecord);
-  const last = sessions[sessions.length - 1];
-  const nextCursor =
-    rows.length > limit && last !== undefined ? encodeAdminCursor({ createdAt: last.createdAt, id: last.id }) : null;
-  return { sessions, nextCursor };
+    .limit(pageSize(query) + 1);
 }

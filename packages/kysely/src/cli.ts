@@ -66,8 +66,10 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    // The message only: a driver error can echo the connection string.
-    console.error(`sessauth-kysely: ${error instanceof Error ? error.message : String(error)}`);
+    // Messages only, no stack or connection details: a driver error may echo the URL.
+    const message = error instanceof Error ? error.message : String(error);
+    const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
+    console.error(`sessauth-kysely: ${message}${cause}`);
     process.exitCode = 1;
   },
 );

@@ -3,6 +3,7 @@
 export { KyselySessionStore, createKyselyStore, type KyselyStoreOptions } from './kysely-store.js';
 export { KyselyRateLimitStore, type KyselyRateLimitStoreOptions } from './rate-limit-store.js';
 export { migrateToLatest, type MigrateOptions, type MigrateSummary } from './migrate.js';
+export { openKyselyFromUrl, type OpenFromUrlOptions, type OpenedDatabase } from './open-from-url.js';
 export type { DialectName } from './dialects/sql-dialect.js';
 export {
   DEFAULT_SESSION_TABLE,

@@ -1,4 +1,4 @@
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
 import type { DialectName } from './dialects/sql-dialect.js';
 
 export interface OpenFromUrlOptions {
@@ -6,6 +6,11 @@ export interface OpenFromUrlOptions {
   poolSize?: number;
   /** Give up connecting after this long; a store call then fails with 503. @default 5000 */
   connectTimeoutMs?: number;
+  /**
+   * Bound on one statement, lock waits included (PostgreSQL `statement_timeout`,
+   * MySQL/MariaDB `innodb_lock_wait_timeout` in whole seconds). @default 5000
+   */
+  statementTimeoutMs?: number;
 }
 
 export interface OpenedDatabase {
@@ -24,13 +29,23 @@ export interface OpenedDatabase {
 export async function openKyselyFromUrl(url: string, options: OpenFromUrlOptions = {}): Promise<OpenedDatabase> {
   const poolSize = options.poolSize ?? 10;
   const timeout = options.connectTimeoutMs ?? 5000;
+  const statementTimeout = options.statementTimeoutMs ?? 5000;
   const scheme = /^([a-z]+):/i.exec(url)?.[1]?.toLowerCase();
   let dialect: Dialect;
   let name: DialectName;
   if (scheme === 'postgres' || scheme === 'postgresql') {
     const pg = await loadDriver('pg', () => import('pg'));
     const Pool = pg.Pool ?? pg.default.Pool;
-    dialect = new PostgresDialect({ pool: new Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: timeout }) });
+    const pool = new Pool({
+      connectionString: url,
+      max: poolSize,
+      connectionTimeoutMillis: timeout,
+      statement_timeout: statementTimeout,
+    });
+    // An idle client's error (server restart) would otherwise crash the process;
+    // the next query fails instead and the store answers 503.
+    pool.on('error', () => undefined);
+    dialect = new PostgresDialect({ pool });
     name = 'postgres';
   } else if (scheme === 'mysql' || scheme === 'mariadb') {
     const mysql = await loadDriver('mysql2', () => import('mysql2'));
@@ -42,7 +57,13 @@ export async function openKyselyFromUrl(url: string, options: OpenFromUrlOptions
       // utf8mb4 on the wire too, or 4-byte characters (emoji) do not round-trip.
       charset: 'utf8mb4',
     });
-    dialect = new MysqlDialect({ pool });
+    const lockWait = Math.max(1, Math.ceil(statementTimeout / 1000));
+    dialect = new MysqlDialect({
+      pool,
+      onCreateConnection: async (connection) => {
+        await connection.executeQuery(CompiledQuery.raw(`set session innodb_lock_wait_timeout = ${lockWait}`));
+      },
+    });
     name = 'mysql';
   } else if (scheme === 'sqlite') {
     const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/|\.)/, '');

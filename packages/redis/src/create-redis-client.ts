@@ -62,7 +62,8 @@ async function connected<C extends Redis | Cluster>(client: C, connect: () => Pr
     return client;
   } catch (error) {
     client.disconnect();
-    throw new StoreUnavailableError(message, { cause: error });
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StoreUnavailableError(`${message} (${reason})`, { cause: error });
   } finally {
     client.off('error', swallow);
   }

@@ -42,7 +42,7 @@ export async function createSession(
     client,
     SCRIPTS.createSession,
     [keys.session(userId, id), keys.activeIndex(userId), keys.allIndex(userId)],
-    [id, createdAt, Math.max(1, Math.floor(maxActiveSessions)), ttlMs, retentionMs, keys.sessionBase(userId), ...fields],
+    [id, createdAt, maxActiveSessions, ttlMs, retentionMs, keys.sessionBase(userId), ...fields],
   );
   ctx.owners.set(id, userId);
   await client.zadd(keys.allSessions, 'NX', createdAt, id);

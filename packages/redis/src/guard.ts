@@ -1,4 +1,4 @@
-import { StoreUnavailableError } from '@sessauth/core';
+import { SessauthError, StoreUnavailableError } from '@sessauth/core';
 
 /**
  * Runs one store operation under a time bound and turns every failure into a
@@ -22,7 +22,8 @@ export async function guard<T>(operation: string, timeoutMs: number, run: () => 
   try {
     return await Promise.race([work, timeout]);
   } catch (error) {
-    if (error instanceof StoreUnavailableError) throw error;
+    // Already a contract error (StoreUnavailableError is one): keep its code.
+    if (error instanceof SessauthError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new StoreUnavailableError(`redis store: ${operation} failed: ${reason}`, { cause: error });
   } finally {

@@ -11,6 +11,7 @@ import type {
 } from '@sessauth/core';
 import { listSessionsForAdmin } from './admin-listing.js';
 import { checkPersistence, type PersistenceReport } from './check-persistence.js';
+import { copyNewRecord, createSession } from './create-session.js';
 import { guard } from './guard.js';
 import { KeyLayout } from './keys.js';
 import { OwnerCache } from './owner-cache.js';
@@ -25,7 +26,6 @@ import { runScript } from './script-runner.js';
 import { SCRIPTS } from './scripts/session-scripts.js';
 import { hashToRecord, pairsToObject, sessionFields } from './session-codec.js';
 import { readOwner, type StoreContext } from './store-context.js';
-import { copyNewRecord, createSession } from './create-session.js';
 
 /**
  * The session store over Redis. Each state change is one Lua script on the keys of
@@ -52,6 +52,10 @@ export class RedisSessionStore implements SessionStore {
   }
 
   createSession(input: CreateSessionInput): Promise<SessionRecord> {
+    const max = input.maxActiveSessions;
+    if (!Number.isSafeInteger(max) || max < 1) {
+      return Promise.reject(new RangeError('RedisSessionStore: maxActiveSessions must be a positive integer'));
+    }
     // Copy before the first await: the caller may change its objects meanwhile.
     const record = copyNewRecord(input.session);
     const fields = sessionFields(input.session);

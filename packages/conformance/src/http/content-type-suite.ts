@@ -70,11 +70,11 @@ export function contentTypeSuite(kit: SuiteKit): void {
   });
 
   kit.test('content-type/custom-limit', 'maxBodyBytes is honoured exactly around its bound', async () => {
-    const app = await kit.start({ maxBodyBytes: 512 });
+    const app = await kit.start({ maxBodyBytes: 1024 });
     const client = app.client();
     const base = JSON.stringify({ username: 'alice', password: app.users.passwords.alice, pad: '' });
-    const fits = base.replace('"pad":""', `"pad":"${'x'.repeat(512 - base.length)}"`);
-    expect(new TextEncoder().encode(fits).length).toBe(512);
+    const fits = base.replace('"pad":""', `"pad":"${'x'.repeat(1024 - base.length)}"`);
+    expect(new TextEncoder().encode(fits).length).toBe(1024);
     const fitting = await client.post(app.at('/login/'), { body: fits, contentType: 'application/json' });
     expect(fitting.status, fitting.text).toBe(200);
     const over = fits.replace('"pad":"', '"pad":"x');

@@ -17,9 +17,9 @@ export function expectError(answer: Answer, status: number, code: string | reado
 }
 
 /** A client error with a code: never a 500, never an error without `error_code`. */
-export function expectClientError(answer: Answer, statuses: readonly number[] = [400, 401, 403, 404, 413, 415]): void {
-  expect(statuses, `status of ${answer.text}`).toContain(answer.status);
-  expect(answer.errorCode, `error_code of ${answer.text}`).toMatch(/^[a-z_]+$/);
+export function expectClientError(answer: Answer, statuses: readonly number[], what = ''): void {
+  expect(statuses, `status for ${what.slice(0, 120)}: ${answer.text.slice(0, 200)}`).toContain(answer.status);
+  expect(answer.errorCode, `error_code for ${what.slice(0, 120)}: ${answer.text.slice(0, 200)}`).toMatch(/^[a-z_]+$/);
 }
 
 /** 200 with an empty body (DELETE and both logouts). */

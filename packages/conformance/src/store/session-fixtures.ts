@@ -17,12 +17,13 @@ export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
 /**
- * "Now" for a test: the real clock in whole milliseconds (MySQL `DATETIME(3)` keeps
- * no more). Real time, not a fixed date, because a store may hand `expiresAt` to its
- * server as a TTL (Redis): a record dated in the past would vanish at once.
+ * "Now" for a test: the real clock (whole milliseconds, all `DATETIME(3)` keeps).
+ * Real time, not a fixed date, because a store may hand `expiresAt` to its server
+ * as a TTL (Redis): a record dated in the past could vanish at once. Cases move
+ * time forward by passing a later `now` (only the purge cases date rows in the past).
  */
 export function testNow(): Date {
-  return new Date(Math.floor(Date.now()));
+  return new Date();
 }
 
 export function at(base: Date, offsetMs: number): Date {

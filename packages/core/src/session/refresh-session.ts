@@ -16,14 +16,13 @@ export async function refreshSession<U>(engine: Engine<U>, refreshToken: string)
   if (claims.jti === undefined) throw new SessauthError('invalid_token');
   const user = await engine.users.findById(claims.sub);
   if (user === null) throw new SessauthError('invalid_user');
-  // The refresh token's exp is the session's natural end (its lifetime never exceeds
-  // the refresh lifetime), so the replacement keeps that bound without a read.
-  const notAfter = new Date(claims.exp * 1000);
+  // Minted before the swap, so their lifetimes are their own: the session's natural
+  // end is enforced by the store on every refresh and by the guard on every request.
   const nextJti = randomId();
   const [securityStamp, accessToken, nextRefreshToken] = await Promise.all([
     engine.stampDigest(engine.users.securityStamp(user)),
-    engine.tokens.mintAccess({ userId: claims.sub, sessionId: claims.sid, notAfter }),
-    engine.tokens.mintRefresh({ userId: claims.sub, sessionId: claims.sid, jti: nextJti, notAfter }),
+    engine.tokens.mintAccess({ userId: claims.sub, sessionId: claims.sid }),
+    engine.tokens.mintRefresh({ userId: claims.sub, sessionId: claims.sid, jti: nextJti }),
   ]);
   const outcome = await engine.store.rotateRefresh({
     sessionId: claims.sid,

@@ -17,10 +17,10 @@ export interface VerifiedToken {
 }
 
 export interface TokenService {
-  /** exp = min(iat + accessTokenExpireSeconds, notAfter). Adds customClaims (reserved ones rejected with an Error - a programmer error). */
-  mintAccess(input: { userId: string; sessionId: string; notAfter: Date }): Promise<string>;
-  /** exp = min(iat + refreshTokenExpireSeconds, notAfter); carries jti. */
-  mintRefresh(input: { userId: string; sessionId: string; jti: string; notAfter: Date }): Promise<string>;
+  /** exp = min(iat + accessTokenExpireSeconds, notAfter?). Adds customClaims (reserved ones rejected with an Error - a programmer error). */
+  mintAccess(input: { userId: string; sessionId: string; notAfter?: Date }): Promise<string>;
+  /** exp = min(iat + refreshTokenExpireSeconds, notAfter?); carries jti. */
+  mintRefresh(input: { userId: string; sessionId: string; jti: string; notAfter?: Date }): Promise<string>;
   /** Throws SessauthError. */
   verify(token: string, expected: TokenKind): Promise<VerifiedToken>;
 }
@@ -45,7 +45,7 @@ export async function createTokenService(options: ResolvedOptions, clock: Clock)
   async function mint(kind: TokenKind, claims: JWTPayload, input: MintInput, lifetime: number, jti: string): Promise<string> {
     const iat = Math.floor(clock.now().getTime() / 1000);
     // A session near its end gets a token that ends with it (possibly already dead: harmless).
-    const exp = Math.min(iat + lifetime, Math.floor(input.notAfter.getTime() / 1000));
+    const exp = input.notAfter === undefined ? iat + lifetime : Math.min(iat + lifetime, Math.floor(input.notAfter.getTime() / 1000));
     return new SignJWT({ ...claims, sid: input.sessionId })
       .setProtectedHeader({ alg: algorithm, typ: TYP[kind] })
       .setIssuer(issuer)
@@ -112,7 +112,7 @@ export async function createTokenService(options: ResolvedOptions, clock: Clock)
 interface MintInput {
   userId: string;
   sessionId: string;
-  notAfter: Date;
+  notAfter?: Date;
 }
 
 function isSafeId(value: unknown): value is string {
@@ -123,7 +123,7 @@ function checkMintInput(input: MintInput): void {
   if (!isSafeId(input.userId) || !isSafeId(input.sessionId)) {
     throw new Error('mint: userId and sessionId must be non-empty strings without NUL or lone surrogates');
   }
-  if (!(input.notAfter instanceof Date) || Number.isNaN(input.notAfter.getTime())) throw new Error('mint: notAfter must be a valid Date');
+  if (input.notAfter !== undefined && (!(input.notAfter instanceof Date) || Number.isNaN(input.notAfter.getTime()))) throw new Error('mint: notAfter must be a valid Date');
 }
 
 function checkCustomClaims(claims: unknown): JWTPayload {

@@ -6,7 +6,7 @@ import type { TableNames } from '../schema.js';
  * The session table. Timestamps are BIGINT epoch milliseconds (UTC by
  * construction, identical on all three engines). Each index serves one hot query:
  * - primary key (id): findSession, rotateRefresh, touchSession, expireSession;
- * - (user_id, expired_at, created_at): a user's active sessions, the login cap,
+ * - (user_id, expired_at, created_at, id): a user's active sessions in order, the login cap,
  *   expireAllForUser;
  * - (expired_at) and (expires_at): purgeExpired, one pass per condition;
  * - (created_at, id): the admin listing, newest first with a keyset cursor.
@@ -33,7 +33,7 @@ export function createSessionMigration(dialect: SqlDialect, names: TableNames): 
       if (options !== null) table = table.modifyEnd(options);
       await table.execute();
 
-      await db.schema.createIndex(`${t}_user_active_idx`).on(t).columns(['user_id', 'expired_at', 'created_at']).execute();
+      await db.schema.createIndex(`${t}_user_active_idx`).on(t).columns(['user_id', 'expired_at', 'created_at', 'id']).execute();
       await db.schema.createIndex(`${t}_expired_at_idx`).on(t).column('expired_at').execute();
       await db.schema.createIndex(`${t}_expires_at_idx`).on(t).column('expires_at').execute();
       await db.schema.createIndex(`${t}_created_id_idx`).on(t).columns(['created_at', 'id']).execute();

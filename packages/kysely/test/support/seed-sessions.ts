@@ -22,6 +22,11 @@ export async function seedSessions(db: Kysely<unknown>, dialect: DialectName, ta
   const target = sql`${sql.table(table)}
     (id, user_id, refresh_jti, security_stamp, created_at, last_activity_at, expires_at, expired_at)`;
   const numbers = sql`with recursive s(n) as (select 1 union all select n + 1 from s where n < ${sql.lit(SEED_ROWS)})`;
+  // MariaDB caps recursion (max_recursive_iterations): five crossed digit tables instead.
+  const digits = sql`with d(v) as (select 0 union all select 1 union all select 2 union all select 3 union all
+    select 4 union all select 5 union all select 6 union all select 7 union all select 8 union all select 9)`;
+  const crossed = sql`(select a.v + 10 * b.v + 100 * c.v + 1000 * e.v + 10000 * f.v + 1 as n
+    from d a cross join d b cross join d c cross join d e cross join d f) s`;
 
   if (dialect === 'postgres') {
     await sql`insert into ${target} ${select} from generate_series(1, ${sql.lit(SEED_ROWS)}) as s(n)`.execute(db);
@@ -30,7 +35,7 @@ export async function seedSessions(db: Kysely<unknown>, dialect: DialectName, ta
     await sql`${numbers} insert into ${target} ${select} from s`.execute(db);
     await sql`analyze`.execute(db);
   } else {
-    await sql`insert into ${target} ${numbers} ${select} from s`.execute(db);
+    await sql`insert into ${target} ${digits} ${select} from ${crossed}`.execute(db);
     await sql`analyze table ${sql.table(table)}`.execute(db);
   }
 }

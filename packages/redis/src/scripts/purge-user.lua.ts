@@ -1,8 +1,9 @@
 /**
- * Delete the given sessions of one user when they are revoked before now or past
- * their natural expiry before now. KEYS: user's active index, user's index of all sessions. ARGV: session key
- * base, now ms, then session ids. Returns { deleted ids, ids whose hash was already
- * gone }, so the caller can clean the owner pointers and the admin index.
+ * Delete the given sessions of one user when they were revoked before now or ended
+ * naturally before now. KEYS: user's active index, user's index of all sessions.
+ * ARGV: session key base, now ms, then session ids. Returns { deleted ids, ids
+ * whose hash was already gone }, so the caller can clean the owner pointers and the
+ * global index.
  */
 export const PURGE_USER_LUA = `
 local index, all = KEYS[1], KEYS[2]

@@ -1,0 +1,119 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { SessauthError, StoreUnavailableError, type SessionStore } from '@sessauth/core';
+import { newSessionFixture } from '@sessauth/conformance';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KyselyRateLimitStore, KyselySessionStore } from '../src/index.js';
+import { openKyselyFromUrl, type OpenedDatabase } from '../src/open-from-url.js';
+import { sqliteTarget } from './support/test-databases.js';
+
+/** Every public method of the port, called with harmless arguments. */
+function everyCall(store: SessionStore): Array<[string, () => Promise<unknown>]> {
+  const now = new Date();
+  const session = newSessionFixture();
+  const rotation = { sessionId: session.id, userId: session.userId, presentedJti: 'a', nextJti: 'b', securityStamp: 's', now };
+  return [
+    ['findSession', () => store.findSession(session.id)],
+    ['createSession', () => store.createSession({ session, maxActiveSessions: 3 })],
+    ['listActiveSessions', () => store.listActiveSessions(session.userId, now)],
+    ['rotateRefresh', () => store.rotateRefresh(rotation)],
+    ['expireSession', () => store.expireSession(session.id, session.userId, now)],
+    ['expireAllForUser', () => store.expireAllForUser(session.userId, now)],
+    ['touchSession', () => store.touchSession(session.id, now)],
+    ['purgeExpired', () => store.purgeExpired(now)],
+    ['listSessionsForAdmin', () => store.listSessionsForAdmin({ now, limit: 10 })],
+  ];
+}
+
+async function expectEveryCallUnavailable(store: SessionStore): Promise<void> {
+  for (const [name, call] of everyCall(store)) {
+    await expect(call(), name).rejects.toBeInstanceOf(StoreUnavailableError);
+  }
+}
+
+describe('a store whose database is unreachable fails closed with StoreUnavailableError', () => {
+  // Accepts TCP connections and never answers: the "hung database" case.
+  let silent: Server;
+  const sockets = new Set<Socket>();
+  let silentPort = 0;
+  const opened: OpenedDatabase[] = [];
+  beforeAll(async () => {
+    silent = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    silentPort = (silent.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    await Promise.all(opened.map((db) => db.destroy().catch(() => undefined)));
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+  });
+  const open = async (url: string) => {
+    const database = await openKyselyFromUrl(url, { poolSize: 2, connectTimeoutMs: 500 });
+    opened.push(database);
+    return database;
+  };
+
+  it('PostgreSQL on a closed port (127.0.0.1:1): every method rejects', async () => {
+    const { db } = await open('postgres://postgres@127.0.0.1:1/test');
+    await expectEveryCallUnavailable(new KyselySessionStore(db));
+    await expect(new KyselyRateLimitStore(db).hit('k', 60, new Date())).rejects.toBeInstanceOf(StoreUnavailableError);
+  }, 15_000);
+
+  it('MySQL on a closed port (127.0.0.1:1): every method rejects', async () => {
+    const { db } = await open('mysql://root@127.0.0.1:1/test');
+    await expectEveryCallUnavailable(new KyselySessionStore(db));
+  }, 15_000);
+
+  it('PostgreSQL that accepts but never answers: the connect timeout ends the wait', async () => {
+    const { db } = await open(`postgres://postgres@127.0.0.1:${silentPort}/test`);
+    await expect(new KyselySessionStore(db).findSession('x')).rejects.toBeInstanceOf(StoreUnavailableError);
+  }, 10_000);
+
+  it('MySQL that accepts but never answers: the connect timeout ends the wait', async () => {
+    const { db } = await open(`mysql://root@127.0.0.1:${silentPort}/test`);
+    await expect(new KyselySessionStore(db).findSession('x')).rejects.toBeInstanceOf(StoreUnavailableError);
+  }, 10_000);
+
+  it('tables that were never migrated: every method rejects', async () => {
+    const database = await sqliteTarget.open();
+    try {
+      await expectEveryCallUnavailable(new KyselySessionStore(database?.db ?? never(), { tableName: 'not_migrated' }));
+    } finally {
+      await database?.close();
+    }
+  });
+
+  it('a database closed under the store: rejects instead of hanging', async () => {
+    const database = await openKyselyFromUrl('sqlite::memory:');
+    const store = new KyselySessionStore(database.db);
+    await database.destroy();
+    await expect(store.findSession('x')).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+
+  it('the error says which operation failed and keeps the driver error as its cause', async () => {
+    const { db } = await open('postgres://postgres@127.0.0.1:1/test');
+    const error = await new KyselySessionStore(db).findSession('some-session-id').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect((error as StoreUnavailableError).code).toBe('service_unavailable');
+    expect((error as Error).message).toBe('@sessauth/kysely: findSession failed');
+    expect((error as Error).cause).toBeInstanceOf(Error);
+  }, 10_000);
+});
+
+describe('client input is not a store fault', () => {
+  it('a malformed admin cursor is 400 invalid_request, not 503', async () => {
+    const database = await sqliteTarget.open();
+    try {
+      const store = new KyselySessionStore(database?.db ?? never(), { tableName: database?.tableName });
+      const error = await store.listSessionsForAdmin({ now: new Date(), limit: 5, after: 'not a cursor!' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SessauthError);
+      expect(error).not.toBeInstanceOf(StoreUnavailableError);
+      expect((error as SessauthError).code).toBe('invalid_request');
+    } finally {
+      await database?.close();
+    }
+  });
+});
+
+function never(): never {
+  throw new Error('SQLite test database could not be opened');
+}

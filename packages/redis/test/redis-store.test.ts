@@ -1,0 +1,163 @@
+import { newSessionFixture } from '@sessauth/conformance';
+import { StoreUnavailableError, type Logger } from '@sessauth/core';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PERSISTENCE_WARNING, RedisRateLimitStore, RedisSessionStore } from '../src/index.js';
+import { KeyLayout } from '../src/keys.js';
+import { deleteByPrefix, randomPrefix, reachLocalRedis } from './redis-test-kit.js';
+
+const DAY_MS = 86_400_000;
+const RETENTION_S = 3 * 86_400;
+
+describe('RedisSessionStore on a real Redis: layout, TTLs, repair, scripts', () => {
+  let client: Redis | null = null;
+  const keyPrefix = randomPrefix();
+  const keys = new KeyLayout(keyPrefix);
+  const redis = (): Redis => client as Redis;
+  const newStore = (ownerCacheSize?: number) =>
+    new RedisSessionStore({ client: redis(), keyPrefix, retentionSeconds: RETENTION_S, ownerCacheSize });
+
+  beforeAll(async () => {
+    client = await reachLocalRedis();
+  });
+  afterAll(async () => {
+    if (client === null) return;
+    await deleteByPrefix(client, keyPrefix);
+    await client.quit();
+  });
+
+  it('writes the documented keys, each with a TTL of its natural end plus the retention', async (test) => {
+    if (client === null) return test.skip();
+    const session = newSessionFixture({ userId: 'a{b}c%' });
+    await newStore().createSession({ session, maxActiveSessions: 5 });
+    const hashKey = `${keyPrefix}{u:a%7Bb%7Dc%25}:s:${session.id}`;
+    expect(keys.session(session.userId, session.id)).toBe(hashKey);
+    expect(await redis().hget(hashKey, 'refreshJti')).toBe(session.refreshJti);
+    expect(await redis().get(keys.owner(session.id))).toBe(session.userId);
+    expect(await redis().zscore(keys.activeIndex(session.userId), session.id)).toBe(String(session.createdAt.getTime()));
+    expect(await redis().zscore(keys.allIndex(session.userId), session.id)).not.toBeNull();
+    expect(await redis().zscore(keys.allSessions, session.id)).not.toBeNull();
+
+    const lifetime = 14 * DAY_MS + RETENTION_S * 1000;
+    for (const key of [hashKey, keys.owner(session.id), keys.activeIndex(session.userId)]) {
+      const ttl = await redis().pttl(key);
+      expect(ttl, key).toBeGreaterThan(lifetime - 60_000);
+      expect(ttl, key).toBeLessThanOrEqual(lifetime);
+    }
+  });
+
+  it('shortens a revoked session to the retention window and drops it from the active index', async (test) => {
+    if (client === null) return test.skip();
+    const session = newSessionFixture();
+    await newStore().createSession({ session, maxActiveSessions: 5 });
+    expect(await newStore().expireSession(session.id, session.userId, new Date())).toBe(true);
+    const ttl = await redis().pttl(keys.session(session.userId, session.id));
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(RETENTION_S * 1000);
+    expect(await redis().zscore(keys.activeIndex(session.userId), session.id)).toBeNull();
+  });
+
+  it('listing repairs an index entry whose hash is gone, in the same round trip', async (test) => {
+    if (client === null) return test.skip();
+    const store = newStore();
+    const [kept, lost] = [newSessionFixture(), newSessionFixture()];
+    const userId = kept.userId;
+    await store.createSession({ session: kept, maxActiveSessions: 5 });
+    await store.createSession({ session: { ...lost, userId }, maxActiveSessions: 5 });
+    await redis().del(keys.session(userId, lost.id)); // as if its TTL had fired
+    const listed = await store.listActiveSessions(userId, new Date());
+    expect(listed.map((s) => s.id)).toEqual([kept.id]);
+    expect(await redis().zscore(keys.activeIndex(userId), lost.id)).toBeNull();
+    // The admin listing repairs the global index the same way.
+    const page = await store.listSessionsForAdmin({ now: new Date(), limit: 1000 });
+    expect(page.sessions.map((s) => s.id)).not.toContain(lost.id);
+    expect(await redis().zscore(keys.allSessions, lost.id)).toBeNull();
+  });
+
+  it('reloads its scripts after SCRIPT FLUSH (NOSCRIPT), applying each change once', async (test) => {
+    if (client === null) return test.skip();
+    const store = newStore();
+    const session = newSessionFixture();
+    await store.createSession({ session, maxActiveSessions: 5 });
+    await redis().script('FLUSH');
+    const outcome = await store.rotateRefresh({
+      sessionId: session.id,
+      userId: session.userId,
+      presentedJti: session.refreshJti,
+      nextJti: 'next-jti',
+      securityStamp: session.securityStamp,
+      now: new Date(),
+    });
+    expect(outcome.status).toBe('consumed');
+    expect((await store.findSession(session.id))?.refreshJti).toBe('next-jti');
+  });
+
+  it('revocation is seen at once by another instance that has the session cached', async (test) => {
+    if (client === null) return test.skip();
+    const [first, second] = [newStore(), newStore()];
+    const session = newSessionFixture();
+    await first.createSession({ session, maxActiveSessions: 5 });
+    expect((await first.findSession(session.id))?.expiredAt).toBeNull();
+    const now = new Date();
+    expect(await second.expireAllForUser(session.userId, now)).toBe(1);
+    expect((await first.findSession(session.id))?.expiredAt).toEqual(now);
+  });
+
+  it('a stale owner in the cache (id purged, then re-used by another user) falls back to the pointer', async (test) => {
+    if (client === null) return test.skip();
+    const [cached, other] = [newStore(), newStore()];
+    const session = newSessionFixture();
+    await cached.createSession({ session, maxActiveSessions: 5 });
+    // Delete it the way purge does, behind the caching instance's back.
+    await redis().del(keys.session(session.userId, session.id), keys.owner(session.id));
+    const reborn = newSessionFixture({ id: session.id });
+    await other.createSession({ session: reborn, maxActiveSessions: 5 });
+    expect((await cached.findSession(session.id))?.userId).toBe(reborn.userId);
+    await cached.touchSession(session.id, new Date(reborn.createdAt.getTime() + 60_000));
+    expect((await other.findSession(session.id))?.lastActivityAt.getTime()).toBe(reborn.createdAt.getTime() + 60_000);
+  });
+
+  it("refuses an id that another user's session already holds, leaving that session alone", async (test) => {
+    if (client === null) return test.skip();
+    const store = newStore();
+    const session = newSessionFixture();
+    await store.createSession({ session, maxActiveSessions: 5 });
+    const clash = newSessionFixture({ id: session.id });
+    await expect(store.createSession({ session: clash, maxActiveSessions: 5 })).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    );
+    expect((await newStore().findSession(session.id))?.userId).toBe(session.userId);
+    expect(await store.listActiveSessions(clash.userId, new Date())).toEqual([]);
+  });
+
+  it('rejects a malformed admin cursor with invalid_request, not a store fault', async (test) => {
+    if (client === null) return test.skip();
+    const listing = newStore().listSessionsForAdmin({ now: new Date(), limit: 5, after: 'not a cursor!' });
+    await expect(listing).rejects.toMatchObject({ code: 'invalid_request', status: 400 });
+  });
+
+  it('checkPersistence warns exactly when the server could lose an acknowledged write', async (test) => {
+    if (client === null) return test.skip();
+    const warnings: string[] = [];
+    const logger: Logger = { warn: (event) => warnings.push(event), error: () => undefined };
+    const report = await new RedisSessionStore({ client: redis(), keyPrefix, logger }).checkPersistence();
+    const [, appendonly] = (await redis().config('GET', 'appendonly')) as string[];
+    const [, appendfsync] = (await redis().config('GET', 'appendfsync')) as string[];
+    const durable = appendonly === 'yes' && appendfsync === 'always';
+    expect(report.durable).toBe(durable);
+    expect(report.nodes).toEqual([{ appendonly, appendfsync }]);
+    expect(warnings).toEqual(durable ? [] : [PERSISTENCE_WARNING]);
+  });
+
+  it('the limiter keys its counter under the prefix with a TTL of one window', async (test) => {
+    if (client === null) return test.skip();
+    const limiter = new RedisRateLimitStore({ client: redis(), keyPrefix });
+    const now = new Date();
+    const { count, resetAt } = await limiter.hit('login:198.51.100.1', 30, now);
+    expect(count).toBe(1);
+    const ttl = await redis().pttl(keys.counter('login:198.51.100.1'));
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(30_000);
+    expect(resetAt.getTime() - now.getTime()).toBeLessThanOrEqual(30_000);
+  });
+});
