@@ -27,7 +27,7 @@ async function sessauthPlugin(fastify: FastifyInstance, { auth }: SessauthPlugin
       if (response === null) return reply.callNotFound();
       return send(reply, response);
     };
-    const unreachable = async () => undefined;
+    const unreachable = async () => undefined; // onRequest always replies first
     for (const url of [auth.options.prefix, `${auth.options.prefix}/*`]) {
       scope.all(url, { onRequest: serve }, unreachable);
     }

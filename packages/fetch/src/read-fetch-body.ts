@@ -5,7 +5,7 @@ export async function readFetchBody(request: Request, maxBytes: number): Promise
   if (Number(request.headers.get('content-length')) > maxBytes) throw new SessauthError('payload_too_large');
   if (request.body === null) return new Uint8Array();
   const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
@@ -17,11 +17,5 @@ export async function readFetchBody(request: Request, maxBytes: number): Promise
     }
     chunks.push(value);
   }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+  return new Uint8Array(await new Blob(chunks).arrayBuffer());
 }

@@ -1,5 +1,7 @@
 import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import { withNamedStatements } from './dialects/postgres-named-statements.js';
 import type { DialectName } from './dialects/sql-dialect.js';
+import { withStatementCache } from './dialects/sqlite-statement-cache.js';
 
 export interface OpenFromUrlOptions {
   /** Connections in the pool (PostgreSQL, MySQL). @default 10 */
@@ -11,6 +13,12 @@ export interface OpenFromUrlOptions {
    * MySQL/MariaDB `innodb_lock_wait_timeout` in whole seconds). @default 5000
    */
   statementTimeoutMs?: number;
+  /**
+   * Prepare the store's hot statements once (`withNamedStatements` on PostgreSQL,
+   * `withStatementCache` on SQLite). Turn off behind a PgBouncer in transaction mode
+   * older than 1.21. @default true
+   */
+  preparedStatements?: boolean;
 }
 
 export interface OpenedDatabase {
@@ -25,11 +33,13 @@ export interface OpenedDatabase {
  * then (the drivers are optional peer dependencies):
  * `postgres://` / `postgresql://` (pg), `mysql://` / `mariadb://` (mysql2),
  * `sqlite:<path>` (better-sqlite3; `sqlite::memory:` for an in-memory database).
+ * The store's hot statements are prepared once (see `preparedStatements`).
  */
 export async function openKyselyFromUrl(url: string, options: OpenFromUrlOptions = {}): Promise<OpenedDatabase> {
   const poolSize = options.poolSize ?? 10;
   const timeout = options.connectTimeoutMs ?? 5000;
   const statementTimeout = options.statementTimeoutMs ?? 5000;
+  const prepared = options.preparedStatements ?? true;
   const scheme = /^([a-z]+):/i.exec(url)?.[1]?.toLowerCase();
   let dialect: Dialect;
   let name: DialectName;
@@ -45,7 +55,7 @@ export async function openKyselyFromUrl(url: string, options: OpenFromUrlOptions
     // An idle client's error (server restart) would otherwise crash the process;
     // the next query fails instead and the store answers 503.
     pool.on('error', () => undefined);
-    dialect = new PostgresDialect({ pool });
+    dialect = new PostgresDialect({ pool: prepared ? withNamedStatements(pool) : pool });
     name = 'postgres';
   } else if (scheme === 'mysql' || scheme === 'mariadb') {
     const mysql = await loadDriver('mysql2', () => import('mysql2'));
@@ -73,7 +83,7 @@ export async function openKyselyFromUrl(url: string, options: OpenFromUrlOptions
     const database = new Database(path, { timeout });
     // WAL lets readers run beside the writer; busy_timeout (above) queues writers.
     if (path !== ':memory:') database.pragma('journal_mode = WAL');
-    dialect = new SqliteDialect({ database });
+    dialect = new SqliteDialect({ database: prepared ? withStatementCache(database) : database });
     name = 'sqlite';
   } else {
     throw new TypeError('@sessauth/kysely: unsupported database URL; use postgres://, mysql://, mariadb:// or sqlite:<path>');

@@ -10,6 +10,17 @@ export function slot<T>(name: string): T {
   return `${SLOT_PREFIX}${name}` as unknown as T;
 }
 
+/**
+ * SQL texts of every prepared query. The optional driver helpers
+ * (`withNamedStatements`, `withStatementCache`) keep server-side or driver-side
+ * statements for these texts only: a fixed, small set, never ad-hoc SQL.
+ */
+const hotStatements = new Set<string>();
+
+export function isHotStatement(sqlText: string): boolean {
+  return hotStatements.has(sqlText);
+}
+
 type ParameterPlan = { readonly slot: string } | { readonly value: unknown };
 
 /**
@@ -23,6 +34,7 @@ export class PreparedQuery<Row, Slots extends string> {
 
   constructor(query: Compilable<Row>, slots: readonly Slots[]) {
     this.#compiled = query.compile();
+    hotStatements.add(this.#compiled.sql);
     this.#plan = this.#compiled.parameters.map((value) =>
       typeof value === 'string' && value.startsWith(SLOT_PREFIX) ? { slot: value.slice(SLOT_PREFIX.length) } : { value },
     );

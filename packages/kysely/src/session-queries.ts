@@ -25,11 +25,30 @@ export interface SessionQueries {
   readonly expireAll: PreparedQuery<never, 'userId' | 'now'>;
 }
 
+/**
+ * Named, not `*`: a prepared statement's result shape must not change when a
+ * later migration adds a column (PostgreSQL: "cached plan must not change result type").
+ */
+const SESSION_COLUMNS = [
+  'id',
+  'user_id',
+  'refresh_jti',
+  'security_stamp',
+  'created_at',
+  'last_activity_at',
+  'expires_at',
+  'expired_at',
+  'ip_address',
+  'user_agent',
+  'browser',
+  'location',
+] as const;
+
 export function prepareSessionQueries(db: Kysely<SessionDb>, table: string, dialect: SqlDialect): SessionQueries {
   const now = slot<number>('now');
   const id = slot<string>('id');
   const userId = slot<string>('userId');
-  const findById = db.selectFrom(table).selectAll().where('id', '=', id);
+  const findById = db.selectFrom(table).select(SESSION_COLUMNS).where('id', '=', id);
   const activeOfUser = db
     .selectFrom(table)
     .where('user_id', '=', userId)
@@ -52,7 +71,7 @@ export function prepareSessionQueries(db: Kysely<SessionDb>, table: string, dial
       ['id'],
     ),
     rotate: new PreparedQuery(
-      (dialect.updateReturning ? rotate.returningAll() : rotate) as Compilable<SessionRow>,
+      (dialect.updateReturning ? rotate.returning(SESSION_COLUMNS) : rotate) as Compilable<SessionRow>,
       ['id', 'userId', 'presentedJti', 'nextJti', 'stamp', 'now'],
     ),
     revoke: new PreparedQuery(
@@ -70,7 +89,7 @@ export function prepareSessionQueries(db: Kysely<SessionDb>, table: string, dial
       ['id', 'now'],
     ),
     listActive: new PreparedQuery(
-      activeOfUser.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc') as Compilable<SessionRow>,
+      activeOfUser.select(SESSION_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc') as Compilable<SessionRow>,
       ['userId', 'now'],
     ),
     activeOldestFirst: new PreparedQuery(

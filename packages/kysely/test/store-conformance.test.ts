@@ -1,10 +1,11 @@
 import { describeRateLimitConformance, describeStoreConformance } from '@sessauth/conformance';
 import { KyselyRateLimitStore, KyselySessionStore } from '../src/index.js';
-import { ALL_TARGETS } from './support/test-databases.js';
+import { ALL_TARGETS, TUNED_TARGETS } from './support/test-databases.js';
 
 // The shared store contract, the 50-way rotation race (x20) and the rate-limit
-// contract on every dialect, each on its own freshly migrated tables.
-for (const target of ALL_TARGETS) {
+// contract on every dialect, each on its own freshly migrated tables: over plain
+// Kysely instances, and again through the optional prepared-statement helpers.
+for (const target of [...ALL_TARGETS, ...TUNED_TARGETS]) {
   describeStoreConformance(`kysely ${target.label}`, async () => {
     const database = await target.open();
     if (database === null) return null;

@@ -16,6 +16,7 @@ export function toSessauthRequest(req: NodeRequest): SessauthRequest {
   return {
     method: req.method ?? 'GET',
     path: query === -1 ? url : url.slice(0, query),
+    query: query === -1 ? '' : url.slice(query + 1),
     headers: headersFromRawList(req.rawHeaders),
     peerAddress: req.socket.remoteAddress ?? null,
     secure: (req.socket as TLSSocket).encrypted === true,

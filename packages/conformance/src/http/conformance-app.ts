@@ -1,6 +1,7 @@
 import {
   createPasswordAuthenticator,
   createSessauth,
+  type GeolocationProvider,
   type RateLimitStore,
   type Sessauth,
   type SessauthOptions,
@@ -19,6 +20,14 @@ export interface CellParts {
   readonly mountApp: MountApp;
   readonly store: SessionStore;
   readonly rateLimitStore: RateLimitStore | undefined;
+}
+
+/** Per-test parts that replace the cell's defaults (fault injection, geolocation). */
+export interface TestAppExtras {
+  /** Wraps the cell's store, e.g. to make it fail. */
+  readonly wrapStore?: (store: SessionStore) => SessionStore;
+  readonly rateLimitStore?: RateLimitStore;
+  readonly geolocation?: GeolocationProvider;
 }
 
 /** A session just created by a login. */
@@ -70,15 +79,20 @@ export function baseOptions(): SessauthOptions {
   };
 }
 
-export async function startTestApp(parts: CellParts, overrides: Partial<SessauthOptions> = {}): Promise<TestApp> {
+export async function startTestApp(
+  parts: CellParts,
+  overrides: Partial<SessauthOptions> = {},
+  extras: TestAppExtras = {},
+): Promise<TestApp> {
   const options: SessauthOptions = { ...baseOptions(), ...overrides };
   const users = await makeUserTable();
   const clock = new TestClock();
   const logger = new CapturingLogger();
   const userPort = userPortOver(users);
+  const rateLimitStore = extras.rateLimitStore ?? parts.rateLimitStore;
   const auth = await createSessauth<ConformanceUser>({
     options,
-    store: parts.store,
+    store: extras.wrapStore === undefined ? parts.store : extras.wrapStore(parts.store),
     users: userPort,
     authenticator: createPasswordAuthenticator({
       users: userPort,
@@ -88,10 +102,17 @@ export async function startTestApp(parts: CellParts, overrides: Partial<Sessauth
     }),
     clock,
     logger,
-    ...(parts.rateLimitStore === undefined ? {} : { rateLimitStore: parts.rateLimitStore }),
+    ...(rateLimitStore === undefined ? {} : { rateLimitStore }),
+    ...(extras.geolocation === undefined ? {} : { geolocation: extras.geolocation }),
   });
   const mounted: AppUnderTest = await parts.mountApp(auth);
-  const secrets = new Set<string>([users.passwords.alice, users.passwords.bob, options.secretKey]);
+  const secrets = new Set<string>([
+    users.passwords.alice,
+    users.passwords.bob,
+    users.alice.passwordHash,
+    users.bob.passwordHash,
+    options.secretKey,
+  ]);
   const prefix = auth.options.prefix;
   const transport = auth.options.refreshTokenTransport;
   const at = (path: string) => `${prefix}${path}`;

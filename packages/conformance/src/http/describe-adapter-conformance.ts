@@ -5,6 +5,8 @@ import type { AdapterConformanceInput, AdapterConformanceOptions } from './confo
 import { clientIpSuite } from './client-ip-suite.js';
 import { contentTypeSuite } from './content-type-suite.js';
 import { csrfSuite } from './csrf-suite.js';
+import { faultsSuite } from './faults-suite.js';
+import { geolocationSuite } from './geolocation-suite.js';
 import { headersSuite } from './headers-suite.js';
 import { hostileInputSuite } from './hostile-input-suite.js';
 import { loginSuite } from './login-suite.js';
@@ -21,7 +23,12 @@ import { transportSuite } from './transport-suite.js';
  * The HTTP conformance suite: runs the whole wire contract against one adapter x
  * store cell over a real socket on 127.0.0.1. Every test builds its own engine and
  * app (fresh users, clock and settings) over the cell's shared store, and ends by
- * proving no log line carried a token, password or IP.
+ * proving no log line carried a token, password or IP. Test ids (`"csrf/origin"`)
+ * prefix each test name; `options.skip` takes ids or topics (`"csrf/"`).
+ *
+ * The store is opened once per cell and never reset (users have random ids), but
+ * the purge test deletes every revoked row in it: do not share one database between
+ * cells that run at the same time.
  */
 export function describeAdapterConformance(
   name: string,
@@ -64,9 +71,9 @@ export function describeAdapterConformance(
           await body();
         });
       },
-      async start(overrides = {}) {
+      async start(overrides = {}, extras = {}) {
         if (cell === null) throw new Error('no store: the cell should have been skipped');
-        const app = await startTestApp(cell, overrides);
+        const app = await startTestApp(cell, overrides, extras);
         running.push(app);
         return app;
       },
@@ -84,6 +91,8 @@ export function describeAdapterConformance(
     headersSuite(kit);
     throttleSuite(kit);
     clientIpSuite(kit);
+    geolocationSuite(kit);
+    faultsSuite(kit);
     hostileInputSuite(kit);
   });
 }

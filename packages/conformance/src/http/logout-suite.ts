@@ -8,7 +8,7 @@ async function expectDead(app: TestApp, who: LoggedIn): Promise<void> {
   expect((await app.refresh(who.client, who.refresh)).status).toBe(401);
 }
 
-async function expectAlive(app: TestApp, who: LoggedIn): Promise<void> {
+async function expectAlive(who: LoggedIn): Promise<void> {
   expect((await who.client.get('/me', { bearer: who.access })).status).toBe(200);
 }
 
@@ -20,8 +20,26 @@ export function logoutSuite(kit: SuiteKit): void {
     const laptop = await app.login('alice');
     expectEmptyOk(await phone.client.post(app.at('/logout/'), { bearer: phone.access }));
     await expectDead(app, phone);
-    await expectAlive(app, laptop);
+    await expectAlive(laptop);
     expect((await app.refresh(laptop.client, laptop.refresh)).status).toBe(200);
+  });
+
+  kit.test('logout/revoked-stays-revoked', 'nothing revives a revoked session', async () => {
+    const app = await kit.start();
+    const gone = await app.login('alice');
+    const live = await app.login('alice');
+    expectEmptyOk(await gone.client.post(app.at('/logout/'), { bearer: gone.access }));
+    const revokedAt = (await app.store.findSession(gone.sessionId))?.expiredAt;
+    expect(revokedAt).toBeInstanceOf(Date);
+    app.clock.advance(120);
+    expect((await gone.client.post(app.at('/logout/'), { bearer: gone.access })).status).toBe(401);
+    expect((await gone.client.post(app.at('/logout/all/'), { bearer: gone.access })).status).toBe(401);
+    expect((await gone.client.get(app.at('/sessions/'), { bearer: gone.access })).status).toBe(401);
+    expectError(await app.refresh(gone.client, gone.refresh), 401, 'session_expired');
+    expectError(await live.client.delete(app.at(`/sessions/${gone.sessionId}/`), { bearer: live.access }), 404, 'session_not_found');
+    // Invalidate-all touches only active sessions: the old revocation time stays.
+    expect(await app.auth.invalidateAllForUser(app.users.alice.id)).toBe(1);
+    expect((await app.store.findSession(gone.sessionId))?.expiredAt).toEqual(revokedAt);
   });
 
   kit.test('logout/unauthenticated', 'logout and logout/all without a token are 401', async () => {
@@ -41,7 +59,7 @@ export function logoutSuite(kit: SuiteKit): void {
     expectEmptyOk(await phone.client.post(app.at('/logout/all/'), { bearer: phone.access }));
     await expectDead(app, phone);
     await expectDead(app, laptop);
-    await expectAlive(app, bob);
+    await expectAlive(bob);
     expect((await app.refresh(bob.client, bob.refresh)).status).toBe(200);
   });
 
@@ -68,7 +86,7 @@ export function logoutSuite(kit: SuiteKit): void {
     expect(await app.auth.invalidateAllForUser(app.users.alice.id)).toBe(2);
     await expectDead(app, phone);
     await expectDead(app, laptop);
-    await expectAlive(app, bob);
+    await expectAlive(bob);
     expect(await app.auth.invalidateAllForUser(app.users.alice.id)).toBe(0);
   });
 
@@ -87,6 +105,6 @@ export function logoutSuite(kit: SuiteKit): void {
     expect(await app.store.findSession(live.sessionId)).not.toBeNull();
     expectError(await gone.client.get('/me', { bearer: gone.access }), 401, 'session_not_found');
     expectError(await live.client.delete(app.at(`/sessions/${gone.sessionId}/`), { bearer: live.access }), 404, 'session_not_found');
-    await expectAlive(app, live);
+    await expectAlive(live);
   });
 }

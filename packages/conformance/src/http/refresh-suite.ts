@@ -29,6 +29,7 @@ export function refreshSuite(kit: SuiteKit): void {
   kit.test('refresh/rotates', 'a refresh returns a new pair for the same session and keeps it active', async () => {
     const app = await kit.start();
     const alice = await app.login('alice');
+    app.clock.advance(100);
     const result = await app.refresh(alice.client, alice.refresh);
     expect(result.status, result.text).toBe(200);
     expect(Object.keys(result.body as object).sort()).toEqual(['access_token', 'refresh_token']);
@@ -39,6 +40,9 @@ export function refreshSuite(kit: SuiteKit): void {
     expect(claimsOf(next.access).sid).toBe(alice.sessionId);
     const me = await alice.client.get('/me', { bearer: next.access });
     expect(me.body).toMatchObject({ session: { id: alice.sessionId } });
+    // A refresh is activity: last_activity_at moves with it.
+    const [listed] = (await alice.client.get(app.at('/sessions/'), { bearer: next.access })).body as Array<Record<string, string>>;
+    expect(Date.parse(listed?.last_activity_at ?? '') - Date.parse(listed?.created_at ?? '')).toBeGreaterThanOrEqual(99_000);
     const again = await app.refresh(alice.client, next.refresh);
     expect(again.status, again.text).toBe(200);
   });

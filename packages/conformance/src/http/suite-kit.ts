@@ -1,5 +1,5 @@
 import type { SessauthOptions } from '@sessauth/core';
-import type { TestApp } from './conformance-app.js';
+import type { TestApp, TestAppExtras } from './conformance-app.js';
 
 /** What each topic suite gets from `describeAdapterConformance`. */
 export interface SuiteKit {
@@ -9,5 +9,5 @@ export interface SuiteKit {
    */
   test(id: string, title: string, body: () => Promise<void>): void;
   /** A fresh app for the running test (new users, clock and engine; shared store); closed after the test. */
-  start(overrides?: Partial<SessauthOptions>): Promise<TestApp>;
+  start(overrides?: Partial<SessauthOptions>, extras?: TestAppExtras): Promise<TestApp>;
 }

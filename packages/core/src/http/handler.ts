@@ -1,3 +1,4 @@
+import { handleAdminRequest, isAdminPath } from '../admin/admin-route.js';
 import type { Engine } from '../engine.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { csrfRoute } from '../routes/csrf.js';
@@ -13,6 +14,10 @@ import type { SessauthRequest, SessauthResponse } from './sessauth-request.js';
 
 /** Dispatches one request to its endpoint; every failure becomes the contract's JSON error. */
 export async function handleRequest<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse | null> {
+  // The admin pages first: their prefix is separate from the API's.
+  if (isAdminPath(request.path, engine.options.adminPrefix)) {
+    return handleAdminRequest(engine, request).catch((error: unknown) => errorToResponse(error, engine.logger));
+  }
   const match = matchRoute(request.method.toUpperCase(), request.path, engine.options.prefix);
   if (match.kind === 'not-ours') return null;
   try {

@@ -7,6 +7,8 @@ export interface SessauthRequest {
   readonly method: string;
   /** The URL path, without query string, not decoded. */
   readonly path: string;
+  /** The raw query string without the leading `?` (absent or '' when none); only the admin listing reads it. */
+  readonly query?: string;
   readonly headers: RequestHeaders;
   /** The direct TCP peer (never X-Forwarded-For). */
   readonly peerAddress: string | null;

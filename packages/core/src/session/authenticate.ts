@@ -28,10 +28,14 @@ export async function authenticate<U>(engine: Engine<U>, input: AuthenticateInpu
   return { user, session };
 }
 
-/** Exactly one `Authorization: Bearer <token>`; a second header fails closed. */
+/**
+ * Exactly one `Authorization: Bearer <token>`. Missing (or blank): 401; a second
+ * header fails closed with 401; any other shape is a malformed request: 400.
+ */
 function bearerToken(values: readonly string[] | undefined): string {
   if (values === undefined || values.length === 0) throw new SessauthError('invalid_token');
   if (values.length > 1) throw new SessauthError('invalid_token');
+  if (values[0]!.trim() === '') throw new SessauthError('invalid_token');
   const match = BEARER.exec(values[0]!);
   if (match === null) throw new SessauthError('invalid_request');
   return match[1]!;

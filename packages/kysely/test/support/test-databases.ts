@@ -31,9 +31,9 @@ function uniqueSuffix(): string {
   return randomBytes(4).toString('hex');
 }
 
-async function openMigrated(url: string, cleanup: () => void = () => undefined): Promise<TestDatabase> {
+async function openMigrated(url: string, preparedStatements: boolean, cleanup: () => void = () => undefined): Promise<TestDatabase> {
   // >= 10 connections, so the rotation race and the login cap race are real races.
-  const opened = await openKyselyFromUrl(url, { poolSize: 20, connectTimeoutMs: 5000 });
+  const opened = await openKyselyFromUrl(url, { poolSize: 20, connectTimeoutMs: 5000, preparedStatements });
   const suffix = uniqueSuffix();
   const tableName = `sessauth_session_${suffix}`;
   const rateLimitTableName = `sessauth_rate_limit_${suffix}`;
@@ -68,25 +68,36 @@ async function openMigrated(url: string, cleanup: () => void = () => undefined):
   };
 }
 
-export const postgresTarget: TestTarget = {
-  label: 'PostgreSQL 127.0.0.1:5432',
-  dialect: 'postgres',
-  open: () => reachService('PostgreSQL 127.0.0.1:5432', () => openMigrated(POSTGRES_URL)),
-};
+function postgres(preparedStatements: boolean): TestTarget {
+  return {
+    label: `PostgreSQL 127.0.0.1:5432${preparedStatements ? ' (named statements)' : ''}`,
+    dialect: 'postgres',
+    open: () => reachService('PostgreSQL 127.0.0.1:5432', () => openMigrated(POSTGRES_URL, preparedStatements)),
+  };
+}
 
+function sqlite(preparedStatements: boolean): TestTarget {
+  return {
+    label: `SQLite file${preparedStatements ? ' (statement cache)' : ''}`,
+    dialect: 'sqlite',
+    open: async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'sessauth-kysely-'));
+      const url = `sqlite:${join(dir, 'sessions.db')}`;
+      return openMigrated(url, preparedStatements, () => rmSync(dir, { recursive: true, force: true }));
+    },
+  };
+}
+
+/** Plain Kysely instances, as a user builds them. */
+export const postgresTarget = postgres(false);
+export const sqliteTarget = sqlite(false);
 export const mysqlTarget: TestTarget = {
   label: 'MariaDB 127.0.0.1:3306',
   dialect: 'mysql',
-  open: () => reachService('MariaDB/MySQL 127.0.0.1:3306', () => openMigrated(MYSQL_URL)),
-};
-
-export const sqliteTarget: TestTarget = {
-  label: 'SQLite file',
-  dialect: 'sqlite',
-  open: async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sessauth-kysely-'));
-    return openMigrated(`sqlite:${join(dir, 'sessions.db')}`, () => rmSync(dir, { recursive: true, force: true }));
-  },
+  open: () => reachService('MariaDB/MySQL 127.0.0.1:3306', () => openMigrated(MYSQL_URL, false)),
 };
 
 export const ALL_TARGETS: readonly TestTarget[] = [postgresTarget, mysqlTarget, sqliteTarget];
+
+/** The same engines through the optional statement helpers (`openKyselyFromUrl`'s default). */
+export const TUNED_TARGETS: readonly TestTarget[] = [postgres(true), sqlite(true)];

@@ -1,0 +1,62 @@
+import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
+import { SessauthError, type AuthContext } from '@sessauth/core';
+import { createFetchHandler } from '@sessauth/fetch';
+import { createExampleApp, demoPageHtml, newPasswordOf, type DemoUser } from '@sessauth/example-shared';
+
+type Env = { Variables: { auth: AuthContext<DemoUser> } };
+
+const { config, auth, users } = await createExampleApp(process.env);
+const sessauth = createFetchHandler(auth);
+const app = new Hono<Env>();
+
+// The seven endpoints; the peer address is the socket's (Node: getConnInfo, or c.env.incoming.socket).
+app.use(async (c, next) => {
+  const response = await sessauth.handle(c.req.raw, { remoteAddress: getConnInfo(c).remote.address });
+  if (response !== undefined) return response;
+  await next();
+});
+
+const requireAuth = createMiddleware<Env>(async (c, next) => {
+  try {
+    c.set('auth', await sessauth.authenticate(c.req.raw));
+  } catch (error) {
+    return sessauth.errorResponse(error);
+  }
+  await next();
+});
+
+app.get('/me', requireAuth, (c) => {
+  const { user, session } = c.get('auth');
+  return c.json({ user: { id: user.id, username: user.username }, session: { id: session.id } });
+});
+
+// Changing the password changes the security stamp and ends every session of the user.
+const passwordBodyLimit = bodyLimit({
+  maxSize: 16_384,
+  onError: () => sessauth.errorResponse(new SessauthError('payload_too_large')),
+});
+app.post('/me/password', requireAuth, passwordBodyLimit, async (c) => {
+  const { user } = c.get('auth');
+  try {
+    const body: unknown = await c.req.json().catch(() => {
+      throw new SessauthError('invalid_request');
+    });
+    const newPassword = newPasswordOf(body);
+    if (newPassword === null) throw new SessauthError('invalid_request');
+    await users.changePassword(user, newPassword);
+    await auth.invalidateAllForUser(user.id);
+    return c.body(null, 200);
+  } catch (error) {
+    return sessauth.errorResponse(error);
+  }
+});
+
+app.get('/', (c) => c.html(demoPageHtml(auth.options.prefix)));
+
+serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => {
+  console.log(`sessauth fetch (Hono) example on http://${config.host}:${config.port} (store ${config.storeUrl.split(':')[0]})`);
+});

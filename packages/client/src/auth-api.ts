@@ -1,0 +1,116 @@
+import type { CsrfSource } from './csrf.js';
+import { SessauthClientError } from './errors.js';
+
+/** A successful login or refresh. */
+export interface TokenGrant {
+  readonly accessToken: string;
+  /** Body transport only. */
+  readonly refreshToken: string | null;
+}
+
+/**
+ * What became of a refresh. `rejected` is a definite answer of the API (it carries
+ * an `error_code`); everything else (no answer, a 5xx, a proxy's page, an
+ * unreadable 200) is `ambiguous`: the old token may already be spent.
+ */
+export type RefreshOutcome =
+  | { readonly kind: 'ok'; readonly grant: TokenGrant }
+  | { readonly kind: 'rejected'; readonly status: number; readonly code: string }
+  | { readonly kind: 'ambiguous' };
+
+export interface ApiTarget {
+  readonly fetch: typeof fetch;
+  /** `path` below the auth prefix, e.g. `login/`. */
+  url(path: string): string;
+  readonly transport: 'cookie' | 'body';
+  readonly csrf: CsrfSource;
+}
+
+/** The wire calls of login and refresh: CSRF, credentials, and reading the answers. */
+export class AuthApi {
+  constructor(private readonly target: ApiTarget) {}
+
+  /** `GET /auth/csrf/`: sets the cookie and returns a masked token. */
+  async fetchCsrfToken(): Promise<string> {
+    const response = await this.target.fetch(this.target.url('csrf/'), { credentials: 'include' });
+    const body = await jsonOf(response);
+    if (!response.ok || typeof body?.csrf_token !== 'string') throw await errorOf(response, body);
+    return body.csrf_token;
+  }
+
+  async login(credentials: Record<string, unknown>): Promise<TokenGrant> {
+    const response = await this.post('login/', credentials);
+    const body = await jsonOf(response);
+    const grant = response.ok ? grantOf(body, this.target.transport) : null;
+    if (grant === null) throw await errorOf(response, body);
+    this.target.csrf.remember(body?.csrf_token);
+    return grant;
+  }
+
+  /** Never throws: the caller must know whether the server may have consumed the token. */
+  async refresh(refreshToken: string | null, timeoutMs: number): Promise<RefreshOutcome> {
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), timeoutMs);
+    try {
+      const body = this.target.transport === 'body' ? { refresh_token: refreshToken } : {};
+      const response = await this.post('refresh/', body, abort.signal);
+      const json = await jsonOf(response);
+      const grant = response.ok ? grantOf(json, this.target.transport) : null;
+      if (grant !== null) return { kind: 'ok', grant };
+      const code = typeof json?.error_code === 'string' ? json.error_code : null;
+      if (response.status >= 400 && response.status < 500 && code !== null) return { kind: 'rejected', status: response.status, code };
+      return { kind: 'ambiguous' };
+    } catch {
+      return { kind: 'ambiguous' };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** A JSON POST; in cookie transport with `X-CSRFToken`, renewed once after `403 csrf_failed`. */
+  private async post(path: string, body: unknown, signal?: AbortSignal): Promise<Response> {
+    const cookie = this.target.transport === 'cookie';
+    const send = (csrfToken: string | null): Promise<Response> =>
+      this.target.fetch(this.target.url(path), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(csrfToken === null ? {} : { 'x-csrftoken': csrfToken }) },
+        body: JSON.stringify(body),
+        credentials: cookie ? 'include' : 'same-origin',
+        ...(signal === undefined ? {} : { signal }),
+      });
+    if (!cookie) return send(null);
+    const first = await send(await this.target.csrf.token());
+    if (first.status !== 403 || (await codeOf(first.clone())) !== 'csrf_failed') return first;
+    return send(await this.target.csrf.renew());
+  }
+}
+
+function grantOf(body: Record<string, unknown> | null, transport: 'cookie' | 'body'): TokenGrant | null {
+  if (typeof body?.access_token !== 'string') return null;
+  if (transport === 'cookie') return { accessToken: body.access_token, refreshToken: null };
+  return typeof body.refresh_token === 'string' ? { accessToken: body.access_token, refreshToken: body.refresh_token } : null;
+}
+
+/** The JSON object of a response, or null (empty, cut short, not JSON). */
+export async function jsonOf(response: Response): Promise<Record<string, unknown> | null> {
+  try {
+    const value: unknown = await response.json();
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The `error_code` of an error response, or null. */
+export async function codeOf(response: Response): Promise<string | null> {
+  const body = await jsonOf(response);
+  return typeof body?.error_code === 'string' ? body.error_code : null;
+}
+
+/** A thrown error for a failed call: the server's code when it sent one. */
+export async function errorOf(response: Response, body?: Record<string, unknown> | null): Promise<SessauthClientError> {
+  const json = body === undefined ? await jsonOf(response) : body;
+  const code = typeof json?.error_code === 'string' ? json.error_code : 'bad_response';
+  const message = typeof json?.message === 'string' ? json.message : `HTTP ${response.status}`;
+  return new SessauthClientError(code, response.status, message);
+}

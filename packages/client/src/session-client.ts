@@ -1,0 +1,204 @@
+import { resolveClientConfig, type ClientConfig } from './client-config.js';
+import { isFresh, readAccessToken, refreshDueAt, type AccessToken } from './access-token.js';
+import { AuthApi, errorOf } from './auth-api.js';
+import { authedFetch, withBearer } from './authed-fetch.js';
+import { CsrfSource, documentCookieReader } from './csrf.js';
+import { SessauthClientError, SignedOutError } from './errors.js';
+import { Emitter, type Listener } from './events.js';
+import { RefreshCoordinator } from './refresh-coordinator.js';
+import { SessionState } from './session-state.js';
+import { TabLink, type TabMessage } from './tab-link.js';
+import { memoryStorage } from './token-storage.js';
+import type { ClientStatus, SessauthClientEventName, SessauthClientOptions, SessionInfo, TokenStorage } from './types.js';
+
+/** The sessauth browser client: see the package README. */
+export class SessauthClient {
+  private readonly config: ClientConfig;
+  private readonly emitter = new Emitter();
+  private readonly state: SessionState;
+  private readonly link: TabLink;
+  private readonly api: AuthApi;
+  private readonly coordinator: RefreshCoordinator;
+  /** Body transport only. */
+  private readonly storage: TokenStorage | null;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(options: SessauthClientOptions = {}) {
+    const config = (this.config = resolveClientConfig(options));
+    this.state = new SessionState(this.emitter, () => this.schedule());
+    this.link = new TabLink(config.locks, config.channel, config.key, (message) => this.onTabMessage(message));
+    this.storage = config.transport === 'body' ? (options.storage ?? memoryStorage()) : null;
+    const sameOrigin = typeof location !== 'undefined' && location.origin === config.apiOrigin;
+    const csrf = new CsrfSource(sameOrigin ? documentCookieReader(config.csrfCookieName) : () => null, (): Promise<string> => api.fetchCsrfToken());
+    const api: AuthApi = (this.api = new AuthApi({ fetch: config.fetch, url: (path) => config.authUrl(path), transport: config.transport, csrf }));
+    this.coordinator = new RefreshCoordinator({
+      state: this.state,
+      link: this.link,
+      api,
+      storage: this.storage,
+      now: config.now,
+      aheadMs: config.aheadMs,
+      peerWaitMs: config.peerWaitMs,
+      timeoutMs: config.refreshTimeoutMs,
+      abandon: async (token) => void (await this.send('POST', 'logout/', token)),
+    });
+  }
+
+  /** `unknown` until `restore()` or `login()` decided. */
+  get status(): ClientStatus {
+    return this.state.status;
+  }
+
+  /** When the current access token expires, or null. */
+  get expiresAt(): Date | null {
+    return this.state.token === null ? null : new Date(this.state.token.expiresAt);
+  }
+
+  /** The current session's id: the row of "this device" in `listSessions()`. */
+  get sessionId(): string | null {
+    return this.state.token?.sid ?? null;
+  }
+
+  on<K extends SessauthClientEventName>(type: K, listener: Listener<K>): () => void {
+    return this.emitter.on(type, listener);
+  }
+
+  /** Signs in (built-in authenticator: `{ username, password }`). Throws `SessauthClientError`. */
+  async login(credentials: Record<string, unknown>): Promise<void> {
+    await this.link.exclusive(async () => {
+      const grant = await this.api.login(credentials).catch(networkError);
+      const token = readAccessToken(grant.accessToken, this.config.now());
+      if (this.storage !== null) await this.storage.set(grant.refreshToken);
+      this.state.signIn(token, 'this-tab');
+      this.link.post({ type: 'signed-in', token: token.raw, expiresAt: token.expiresAt });
+    });
+  }
+
+  /**
+   * For a page that just opened: takes another tab's token, or refreshes with the
+   * cookie (or the stored refresh token). Resolves whether a session was found.
+   */
+  async restore(): Promise<boolean> {
+    if (this.state.status === 'signed-in') return true;
+    try {
+      await this.coordinator.refresh(null);
+      return true;
+    } catch (error) {
+      if (error instanceof SignedOutError) return false;
+      throw error;
+    }
+  }
+
+  /** A live access token (refreshed if due). Throws `SignedOutError` without a session. */
+  async accessToken(): Promise<string> {
+    return (await this.coordinator.freshToken()).raw;
+  }
+
+  /** Refreshes now (shared with any refresh already under way). */
+  async refresh(): Promise<void> {
+    if (this.state.status === 'signed-out') throw new SignedOutError(this.state.reason);
+    await this.coordinator.refresh(this.state.token);
+  }
+
+  /** `fetch` with `Authorization: Bearer`, for the API's origin only. */
+  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    return authedFetch(
+      { fetch: this.config.fetch, apiOrigin: this.config.apiOrigin, resolve: (i) => this.config.resolve(i), coordinator: this.coordinator, state: this.state },
+      input,
+      init,
+    );
+  }
+
+  /** "Where you're signed in": one row per device, `is_current` on this one. */
+  async listSessions(): Promise<SessionInfo[]> {
+    const response = await this.fetch(this.config.authUrl('sessions/'));
+    if (!response.ok) throw await errorOf(response);
+    const rows: unknown = await response.json();
+    if (!Array.isArray(rows)) throw new SessauthClientError('bad_response', response.status);
+    return rows as SessionInfo[];
+  }
+
+  /** Signs one device out; this device's own id is the same as `logout()`. */
+  async signOutDevice(sessionId: string): Promise<void> {
+    if (sessionId === this.sessionId) return this.endHere('DELETE', `sessions/${encodeURIComponent(sessionId)}/`);
+    const response = await this.fetch(this.config.authUrl(`sessions/${encodeURIComponent(sessionId)}/`), { method: 'DELETE' });
+    if (!response.ok) throw await errorOf(response);
+  }
+
+  /** Signs this device out (every tab of it). */
+  logout(): Promise<void> {
+    return this.endHere('POST', 'logout/');
+  }
+
+  /** Signs every device of the user out, this one included. */
+  logoutEverywhere(): Promise<void> {
+    return this.endHere('POST', 'logout/all/');
+  }
+
+  /** Stops the timer and leaves the tab channel. */
+  close(): void {
+    clearTimeout(this.timer);
+    this.link.close();
+  }
+
+  /** An ending call under the lock; `401` means the session is gone already, which is the goal too. */
+  private async endHere(method: string, path: string): Promise<void> {
+    try {
+      await this.coordinator.withSession(async (token) => {
+        const response = await this.send(method, path, token).catch(networkError);
+        if (!response.ok && response.status !== 401) throw await errorOf(response);
+        await this.coordinator.endSession('logout');
+      });
+    } catch (error) {
+      if (!(error instanceof SignedOutError)) throw error;
+    }
+  }
+
+  private send(method: string, path: string, token: AccessToken): Promise<Response> {
+    return this.config.fetch(withBearer(new Request(this.config.authUrl(path), { method, credentials: 'include' }), token));
+  }
+
+  private onTabMessage(message: TabMessage): void {
+    const { state } = this;
+    switch (message.type) {
+      case 'signed-in':
+        try {
+          state.signIn(readAccessToken(message.token, this.config.now()), 'other-tab');
+        } catch {
+          // not a token we can read: ignore it
+        }
+        return;
+      case 'refreshed':
+        return this.coordinator.adopt(message.token, message.expiresAt);
+      case 'signed-out':
+        if (this.storage !== null) void this.storage.set(null);
+        state.signOut(message.reason, 'other-tab');
+        return;
+      case 'token-request':
+        if (state.token !== null && isFresh(state.token, this.config.now(), this.config.aheadMs)) {
+          this.link.post({ type: 'token-reply', id: message.id, token: state.token.raw, expiresAt: state.token.expiresAt });
+        }
+        return;
+    }
+  }
+
+  /** With `autoRefresh`, wakes a little after the refresh point (tabs spread out, so one refreshes and the others adopt). */
+  private schedule(): void {
+    clearTimeout(this.timer);
+    const token = this.state.token;
+    if (!this.config.autoRefresh || token === null) return;
+    const margin = token.expiresAt - refreshDueAt(token, this.config.aheadMs);
+    const wait = refreshDueAt(token, this.config.aheadMs) - this.config.now() + Math.random() * margin * 0.5;
+    this.timer = setTimeout(() => void this.accessToken().catch(() => undefined), Math.max(0, wait));
+  }
+}
+
+/** Creates a client; in a browser with no options it talks cookie transport to `/auth` of the page's origin. */
+export function createSessauthClient(options: SessauthClientOptions = {}): SessauthClient {
+  return new SessauthClient(options);
+}
+
+function networkError(error: unknown): never {
+  if (error instanceof SessauthClientError) throw error;
+  throw new SessauthClientError('network_error', null, error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,48 @@
+import { createSessauthClient, type SessauthClient, type SessauthClientOptions, type SignOutReason } from '../../src/index.js';
+import type { FakeBrowser } from './fake-browser.js';
+import type { InProcessLocks } from './web-locks.js';
+
+export interface Tab {
+  readonly client: SessauthClient;
+  /** Every event this tab's client emitted, as `name` or `name:detail`. */
+  readonly events: string[];
+  signOutReasons(): SignOutReason[];
+}
+
+const open: SessauthClient[] = [];
+
+/**
+ * One browser tab: its own client (memory, timers) over the browser's shared
+ * network and cookie jar, the shared lock manager, and a real (Node)
+ * BroadcastChannel named after the API, as in a browser.
+ */
+export function openTab(browser: FakeBrowser, locks: InProcessLocks | null, options: SessauthClientOptions = {}): Tab {
+  const client = createSessauthClient({
+    baseUrl: browser.origin,
+    fetch: browser.fetch,
+    now: () => browser.now(),
+    locks,
+    peerWaitMs: 50,
+    ...options,
+  });
+  open.push(client);
+  const events: string[] = [];
+  const reasons: SignOutReason[] = [];
+  client.on('signed-in', (e) => events.push(`signed-in:${e.via}`));
+  client.on('refreshed', (e) => events.push(`refreshed:${e.source}`));
+  client.on('signed-out', (e) => {
+    events.push(`signed-out:${e.reason}:${e.source}`);
+    reasons.push(e.reason);
+  });
+  return { client, events, signOutReasons: () => [...reasons] };
+}
+
+/** Closes every tab's channel, so the test process can exit. */
+export function closeTabs(): void {
+  for (const client of open.splice(0)) client.close();
+}
+
+/** Lets channel messages and timers in flight settle. */
+export function settle(ms = 20): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,62 @@
+import { StoreUnavailableError, type RateLimitStore, type SessionStore } from '@sessauth/core';
+import { expect } from 'vitest';
+import { expectError, expectNoStore } from './expectations.js';
+import type { HttpResult } from './http-client.js';
+import type { SuiteKit } from './suite-kit.js';
+
+/** The cell's store, failing every call while `fault.on` (as a store that lost its server does). */
+function switchableStore(inner: SessionStore, fault: { on: boolean }): SessionStore {
+  return new Proxy(inner, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (fault.on) return Promise.reject(new StoreUnavailableError('conformance: the store is down'));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
+const brokenLimiter: RateLimitStore = {
+  hit: () => Promise.reject(new StoreUnavailableError('conformance: the limiter is down')),
+};
+
+/** Faults fail closed: a store that is down gives 503 and changes nothing; a broken limiter denies. */
+export function faultsSuite(kit: SuiteKit): void {
+  kit.test('faults/store-down', 'a store that is down answers 503 service_unavailable everywhere, logged, and consumes nothing', async () => {
+    const fault = { on: false };
+    const app = await kit.start({}, { wrapStore: (store) => switchableStore(store, fault) });
+    const alice = await app.login('alice');
+    const other = await app.login('alice');
+    fault.on = true;
+    const auth = { bearer: alice.access };
+    const answers: Array<[string, HttpResult]> = [
+      ['login', await app.client().post(app.at('/login/'), { json: { username: 'alice', password: app.users.passwords.alice } })],
+      ['refresh', await app.refresh(alice.client, alice.refresh)],
+      ['sessions', await alice.client.get(app.at('/sessions/'), auth)],
+      ['delete', await alice.client.delete(app.at(`/sessions/${other.sessionId}/`), auth)],
+      ['logout', await alice.client.post(app.at('/logout/'), auth)],
+      ['logout/all', await alice.client.post(app.at('/logout/all/'), auth)],
+    ];
+    for (const [what, result] of answers) {
+      expectError(result, 503, 'service_unavailable');
+      expectNoStore(result, what);
+    }
+    expectError(await alice.client.get('/me', auth), 503, 'service_unavailable');
+    expect(app.logger.lines.length, 'a store fault is logged').toBeGreaterThan(0);
+
+    fault.on = false;
+    expect((await app.refresh(alice.client, alice.refresh)).status).toBe(200);
+    expect((await other.client.get('/me', { bearer: other.access })).status).toBe(200);
+  });
+
+  kit.test('faults/limiter-down', 'a rate limiter that fails denies login and refresh instead of letting them through', async () => {
+    const app = await kit.start({ loginThrottleRate: '100/min', refreshThrottleRate: '100/min' }, { rateLimitStore: brokenLimiter });
+    const client = app.client();
+    const login = await client.post(app.at('/login/'), { json: { username: 'alice', password: app.users.passwords.alice } });
+    expectError(login, login.status === 429 ? 429 : 503, ['rate_limited', 'service_unavailable']);
+    const refresh = await client.post(app.at('/refresh/'), { json: { refresh_token: 'garbage' } });
+    expectError(refresh, refresh.status === 429 ? 429 : 503, ['rate_limited', 'service_unavailable']);
+  });
+}

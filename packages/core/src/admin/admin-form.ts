@@ -1,0 +1,59 @@
+import type { Engine } from '../engine.js';
+import { SessauthError } from '../errors/sessauth-error.js';
+import { isSecureRequest } from '../http/client-identity.js';
+import { parseCookieHeader } from '../http/cookies.js';
+import { checkCsrf } from '../http/csrf.js';
+import { headerValues } from '../http/request-headers.js';
+import type { SessauthRequest } from '../http/sessauth-request.js';
+
+/** The hidden field of every admin form that carries the masked CSRF token. */
+export const CSRF_FIELD = 'csrfmiddlewaretoken';
+
+const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The fields of an HTML form POST: exactly one `Content-Type` of
+ * `application/x-www-form-urlencoded` (else 415), a body of at most `maxBytes`
+ * (else 413) in valid UTF-8 (else 400). A field sent twice is 400: ambiguous.
+ */
+export async function readFormFields(request: SessauthRequest, maxBytes: number): Promise<Map<string, string>> {
+  const types = headerValues(request.headers, 'content-type');
+  const mediaType = types?.length === 1 ? types[0]!.split(';')[0]!.trim().toLowerCase() : '';
+  if (mediaType !== FORM_MEDIA_TYPE) throw new SessauthError('unsupported_media_type');
+  const bytes = await request.readBody(maxBytes);
+  if (bytes.byteLength > maxBytes) throw new SessauthError('payload_too_large');
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch (cause) {
+    throw new SessauthError('invalid_request', { cause });
+  }
+  const fields = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (fields.has(name)) throw new SessauthError('invalid_request');
+    fields.set(name, value);
+  }
+  return fields;
+}
+
+/**
+ * The CSRF check of the admin forms, with the core's rules (Origin or, over HTTPS,
+ * Referer; the form's token against the `csrftoken` cookie in constant time).
+ * Applied whatever the refresh-token transport: these forms ride on cookies.
+ */
+export function assertAdminCsrf<U>(engine: Engine<U>, request: SessauthRequest, fields: Map<string, string>): void {
+  const hosts = headerValues(request.headers, 'host');
+  const token = fields.get(CSRF_FIELD);
+  const passed = checkCsrf({
+    method: request.method,
+    headerTokens: token === undefined ? undefined : [token],
+    cookieValues: parseCookieHeader(headerValues(request.headers, 'cookie')).get(engine.options.csrfCookieName),
+    origin: headerValues(request.headers, 'origin'),
+    referer: headerValues(request.headers, 'referer'),
+    host: hosts?.length === 1 ? hosts[0] : undefined,
+    secure: isSecureRequest(engine, request),
+    trustedOrigins: engine.options.csrfTrustedOrigins,
+  });
+  if (!passed) throw new SessauthError('csrf_failed');
+}

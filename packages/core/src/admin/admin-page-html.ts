@@ -1,0 +1,86 @@
+import type { AdminSessionPage, SessionRecord } from '../store/store-port.js';
+import { CSRF_FIELD } from './admin-form.js';
+import { adminDocument } from './admin-layout-html.js';
+import { listingQueryString, type AdminListingParams } from './admin-query.js';
+import { adminSessionStatus, describeLocation } from './admin-session-view.js';
+import { escapeHtml } from './escape-html.js';
+
+export interface ListingPageInput {
+  readonly adminPrefix: string;
+  /** The signed-in admin's user id. */
+  readonly viewerId: string;
+  readonly params: AdminListingParams;
+  readonly page: AdminSessionPage;
+  readonly now: Date;
+  /** Set when the admin came through the browser sign-in: the page then offers sign-out. */
+  readonly signOutCsrfToken: string | null;
+}
+
+const PAGE_SIZES = [10, 25, 50, 100, 200];
+
+/** The read-only listing: filters (GET form), the table, and keyset paging links. Every value is escaped. */
+export function listingPageHtml(input: ListingPageInput): string {
+  const { adminPrefix, params, page } = input;
+  const base = `${adminPrefix}/`;
+  const filters = { userId: params.userId, status: params.status, limit: params.limit };
+  const next = page.nextCursor === null ? '' : `<a rel="next" href="${escapeHtml(base + listingQueryString({ ...filters, after: page.nextCursor }))}">Next page →</a>`;
+  const first = params.after === undefined ? '' : `<a href="${escapeHtml(base + listingQueryString(filters))}">← First page</a>`;
+  const rows = page.sessions.map((session) => rowHtml(session, input)).join('\n');
+  const empty = page.sessions.length === 0 ? '<tr><td colspan="8" class="muted">No session matches.</td></tr>' : '';
+  return adminDocument(
+    'Sessions · sessauth admin',
+    `${headerHtml(input)}
+<main>
+${filtersHtml(base, params)}
+<p class="muted">${page.sessions.length} session${page.sessions.length === 1 ? '' : 's'} on this page, newest first${params.after === undefined ? '' : ' (a later page)'}.</p>
+<table>
+<thead><tr><th>Session</th><th>User</th><th>Created</th><th>Last activity</th><th>IP</th><th>Browser</th><th>Location</th><th>Status</th></tr></thead>
+<tbody>
+${rows}${empty}
+</tbody>
+</table>
+<nav class="pager">${first}${next}</nav>
+</main>`,
+  );
+}
+
+function headerHtml(input: ListingPageInput): string {
+  const signOut =
+    input.signOutCsrfToken === null
+      ? ''
+      : `<form method="post" action="${escapeHtml(input.adminPrefix)}/sign-out/"><input type="hidden" name="${CSRF_FIELD}" value="${escapeHtml(input.signOutCsrfToken)}"><button type="submit" class="quiet">Sign out</button></form>`;
+  return `<header><h1>Sessions</h1><div><span>Signed in as <code>${escapeHtml(input.viewerId)}</code></span>${signOut}</div></header>`;
+}
+
+function filtersHtml(base: string, params: AdminListingParams): string {
+  const option = (value: string, label: string, selected: boolean): string =>
+    `<option value="${escapeHtml(value)}"${selected ? ' selected' : ''}>${escapeHtml(label)}</option>`;
+  const sizes = PAGE_SIZES.includes(params.limit) ? PAGE_SIZES : [...PAGE_SIZES, params.limit].sort((a, b) => a - b);
+  return `<form class="filters" method="get" action="${escapeHtml(base)}">
+<label>User id<input name="user" value="${escapeHtml(params.userId ?? '')}" maxlength="256"></label>
+<label>Status<select name="status">${option('', 'All', params.status === undefined)}${option('active', 'Active', params.status === 'active')}${option('revoked', 'Revoked or expired', params.status === 'revoked')}</select></label>
+<label>Per page<select name="limit">${sizes.map((size) => option(String(size), String(size), size === params.limit)).join('')}</select></label>
+<button type="submit">Filter</button><a href="${escapeHtml(base)}">Clear filters</a>
+</form>`;
+}
+
+function rowHtml(session: SessionRecord, input: ListingPageInput): string {
+  const status = adminSessionStatus(session, input.now);
+  const endedAt = status === 'revoked' ? session.expiredAt : status === 'expired' ? session.expiresAt : null;
+  const userLink = `${input.adminPrefix}/${listingQueryString({ userId: session.userId, limit: input.params.limit })}`;
+  return `<tr data-session-id="${escapeHtml(session.id)}" data-status="${status}">
+<td><code>${escapeHtml(session.id)}</code></td>
+<td><a href="${escapeHtml(userLink)}">${escapeHtml(session.userId)}</a></td>
+<td>${timeHtml(session.createdAt)}</td>
+<td>${timeHtml(session.lastActivityAt)}</td>
+<td>${session.ipAddress === null ? '<span class="muted">not kept</span>' : `<code>${escapeHtml(session.ipAddress)}</code>`}</td>
+<td class="ua">${escapeHtml(session.browser ?? 'Unknown')}<small>${escapeHtml(session.userAgent ?? '')}</small></td>
+<td>${escapeHtml(describeLocation(session.location))}</td>
+<td><span class="badge ${status}">${status}</span>${endedAt === null ? '' : ` <small>${timeHtml(endedAt)}</small>`}</td>
+</tr>`;
+}
+
+function timeHtml(date: Date): string {
+  const iso = date.toISOString();
+  return `<time datetime="${iso}">${iso.slice(0, 19).replace('T', ' ')} UTC</time>`;
+}

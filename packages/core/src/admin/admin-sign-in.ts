@@ -1,0 +1,61 @@
+import type { Engine } from '../engine.js';
+import { SessauthError } from '../errors/sessauth-error.js';
+import { clientIpOf, isSecureRequest } from '../http/client-identity.js';
+import { singleHeader } from '../http/request-headers.js';
+import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
+import { clientRateKey } from '../rate-limit/rate-limit-key.js';
+import { throttle } from '../rate-limit/throttle.js';
+import { createSession } from '../session/create-session.js';
+import { adminCookie } from './admin-cookie.js';
+import { adminErrorResponse } from './admin-error-page.js';
+import { assertAdminCsrf, readFormFields } from './admin-form.js';
+import { adminHtmlResponse, seeOther } from './admin-layout-html.js';
+import { freshPageCsrf, pageCsrf } from './admin-page-csrf.js';
+import { signInPageHtml } from './admin-sign-in-html.js';
+
+/** GET <adminPrefix>/sign-in/: the form (and the CSRF cookie it needs). */
+export function adminSignInFormRoute<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
+  const csrf = pageCsrf(engine, request);
+  const html = signInPageHtml({ adminPrefix: engine.options.adminPrefix, csrfToken: csrf.token });
+  return adminHtmlResponse(200, html, csrf.setCookies);
+}
+
+/**
+ * POST <adminPrefix>/sign-in/ (form-encoded `username`, `password` and the CSRF
+ * field): the browser way in to the listing. 415 form content type, 403 CSRF, 429
+ * the login throttle (the same budget as `POST /auth/login/`), then the host's
+ * authenticator and `isAdmin`; a user who is not an admin gets 403 and no session.
+ * An admin gets a normal session (visible in the listing and in their own
+ * `GET /auth/sessions/`) whose access token goes into the admin cookie; its
+ * refresh token is never handed out, so the browser signs in again when the
+ * access token ends. The CSRF secret rotates, as at login. Answers 303 to the listing.
+ */
+export async function adminSignInRoute<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
+  let username: string | undefined;
+  try {
+    const { options } = engine;
+    const fields = await readFormFields(request, options.maxBodyBytes);
+    username = fields.get('username');
+    assertAdminCsrf(engine, request, fields);
+    const clientIp = clientIpOf(engine, request);
+    await throttle(engine.rateLimitStore, {
+      scope: 'login',
+      clientKey: clientRateKey(clientIp, options.throttleIpv6Prefix),
+      rate: options.loginThrottle,
+      now: engine.clock.now(),
+      logger: engine.logger,
+    });
+    const password = fields.get('password');
+    if (username === undefined || password === undefined) throw new SessauthError('invalid_request');
+    const user = await engine.authenticator({ username, password });
+    if (!engine.isAdmin(user)) throw new SessauthError('forbidden');
+    const userAgent = singleHeader(request.headers, 'user-agent', 'invalid_request');
+    const issued = await createSession(engine, user, { clientIp, userAgent });
+    const secure = isSecureRequest(engine, request);
+    return seeOther(`${options.adminPrefix}/`, [adminCookie(options, issued.accessToken, secure), ...freshPageCsrf(engine).setCookies]);
+  } catch (error) {
+    // Keep the typed username (bounded by the form) so only the password is typed again.
+    const kept = username !== undefined && username.length <= 254 ? username : undefined;
+    return adminErrorResponse(engine, request, error, { json: false, where: 'sign-in', username: kept });
+  }
+}

@@ -1,0 +1,28 @@
+import type { Engine } from '../engine.js';
+import { SessauthError } from '../errors/sessauth-error.js';
+import { isSecureRequest } from '../http/client-identity.js';
+import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
+import { authenticateAdminCookie } from './admin-access.js';
+import { clearAdminCookie } from './admin-cookie.js';
+import { assertAdminCsrf, readFormFields } from './admin-form.js';
+import { seeOther } from './admin-layout-html.js';
+
+/**
+ * POST <adminPrefix>/sign-out/ (form with the CSRF field): ends the one session
+ * the admin cookie names and drops the cookie. It touches nothing else: the
+ * listing itself stays read-only. A cookie whose token already ended is just
+ * dropped (its session can no longer be used: its refresh token was never sent).
+ */
+export async function adminSignOutRoute<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
+  const fields = await readFormFields(request, engine.options.maxBodyBytes);
+  assertAdminCsrf(engine, request, fields);
+  try {
+    const { session } = await authenticateAdminCookie(engine, request);
+    await engine.store.expireSession(session.id, session.userId, engine.clock.now());
+  } catch (error) {
+    // Only "no usable token" is fine here; a store fault must surface (503).
+    if (!(error instanceof SessauthError) || error.status !== 401) throw error;
+  }
+  const secure = isSecureRequest(engine, request);
+  return seeOther(`${engine.options.adminPrefix}/`, [clearAdminCookie(engine.options, secure)]);
+}

@@ -1,0 +1,81 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import Koa from 'koa';
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { requireAuth, sessauthMiddleware } from '../src/index.js';
+import { testEngine, type TestUser } from './test-engine.js';
+
+let server: Server | undefined;
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+async function listen(app: Koa): Promise<string> {
+  server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server!.once('listening', resolve));
+  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+}
+
+const login = (base: string) =>
+  fetch(`${base}/auth/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'alice', password: 'pw' }),
+  });
+
+describe('@sessauth/koa', () => {
+  it('types and sets ctx.state.auth behind requireAuth; a failure stops the chain with the core 401', async () => {
+    const auth = await testEngine();
+    let reached = 0;
+    const app = new Koa();
+    app.use(sessauthMiddleware(auth));
+    app.use(requireAuth(auth)).use((ctx) => {
+      expectTypeOf(ctx.state.auth.user).toEqualTypeOf<TestUser>();
+      reached += 1;
+      ctx.body = { username: ctx.state.auth.user.username, session: ctx.state.auth.session.id };
+    });
+    const base = await listen(app);
+    const refused = await fetch(`${base}/me`);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ error_code: expect.stringMatching(/^[a-z_]+$/) });
+    expect(reached).toBe(0);
+    const { access_token: token } = (await (await login(base)).json()) as { access_token: string };
+    const me = await fetch(`${base}/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await me.json()).toMatchObject({ username: 'alice', session: expect.any(String) });
+    expect(reached).toBe(1);
+  });
+
+  it('answers an empty-body endpoint 200 (not Koa\'s 204) and passes other paths on', async () => {
+    const auth = await testEngine();
+    const app = new Koa();
+    app.use(sessauthMiddleware(auth));
+    app.use((ctx) => {
+      ctx.body = `host ${ctx.path}`;
+    });
+    const base = await listen(app);
+    const { access_token: token } = (await (await login(base)).json()) as { access_token: string };
+    const logout = await fetch(`${base}/auth/logout/`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(logout.status).toBe(200);
+    expect(logout.headers.get('content-length')).toBe('0');
+    expect(logout.headers.get('cache-control')).toBe('no-store');
+    expect(await (await fetch(`${base}/elsewhere`)).text()).toBe('host /elsewhere');
+  });
+
+  it('still logs in behind a body parser mounted first', async () => {
+    const auth = await testEngine();
+    const app = new Koa();
+    // What koa-bodyparser does: consume the stream, leave the result on ctx.request.body.
+    app.use(async (ctx, next) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
+      if (chunks.length > 0) (ctx.request as { body?: unknown }).body = JSON.parse(Buffer.concat(chunks).toString());
+      await next();
+    });
+    app.use(sessauthMiddleware(auth));
+    const base = await listen(app);
+    const answer = await login(base);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ access_token: expect.any(String) });
+  });
+});
