@@ -7,10 +7,13 @@ afterEach(closeTabs);
 
 async function signedInTab() {
   const browser = await FakeBrowser.start({ transport: 'cookie', accessSeconds: 60 });
-  const tab = openTab(browser, new InProcessLocks());
+  const locks = new InProcessLocks();
+  const tab = openTab(browser, locks);
   await tab.client.login({ username: 'alice', password: 'pw' });
-  return { browser, tab };
+  return { browser, tab, locks };
 }
+
+const lockGrants = (locks: InProcessLocks): number => [...locks.grants.values()].reduce((a, b) => a + b, 0);
 
 describe('single flight inside one tab', () => {
   it('sends the bearer token and refreshes nothing while the token is fresh', async () => {
@@ -22,11 +25,13 @@ describe('single flight inside one tab', () => {
   });
 
   it('shares one refresh among 20 concurrent requests once the token is due', async () => {
-    const { browser, tab } = await signedInTab();
+    const { browser, tab, locks } = await signedInTab();
     browser.advance(59_000); // within the refresh-ahead margin (15 s of a 60 s token)
     const responses = await Promise.all(Array.from({ length: 20 }, () => tab.client.fetch('/me')));
     expect(responses.every((r) => r.status === 200)).toBe(true);
     expect(browser.count('/auth/refresh/')).toBe(1);
+    // The callers joined one refresh: the lock was taken once for it (and once by the login), not 20 times.
+    expect(lockGrants(locks)).toBe(2);
     expect(browser.reuseDetected).toBe(0);
     expect(tab.events).toEqual(['signed-in:login', 'refreshed:this-tab']);
   });

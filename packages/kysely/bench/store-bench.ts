@@ -2,16 +2,17 @@
  * Benchmark (a script, not a test): median latency and throughput of get-by-id and
  * rotate through the Kysely store, beside the raw driver's prepared statement and
  * kysely's per-call query builder, on each reachable dialect, at 1 and 32
- * concurrent callers. Run: `npx tsx bench/store-bench.ts` (BENCH_SECONDS=2).
+ * concurrent callers. Run: `npx tsx bench/store-bench.ts` (BENCH_ROUNDS=8).
  * Writes bench/RESULTS.md.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMysql, openPostgres, openSqlite, type BenchTarget, type RotateArgs } from './bench-targets.js';
-import { measure, type Measurement } from './measure.js';
+import { compare, type Measurement } from './measure.js';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
+const SLICE_MS = 250;
 const CONCURRENCY = [1, 32] as const;
 
 interface Row {
@@ -46,15 +47,21 @@ function rotator(rotate: (args: RotateArgs) => Promise<boolean>, firstSeed: numb
 
 async function benchTarget(target: BenchTarget): Promise<Row[]> {
   const rows: Row[] = [];
-  const run = (op: (worker: number) => Promise<unknown>, concurrency: number) =>
-    measure(op, concurrency, SECONDS * 1000, 500);
   let k = 0;
   const randomId = () => `seed-${activeSeed((k += 7919))}`;
   for (const concurrency of CONCURRENCY) {
-    const raw = await run(() => target.rawGet(randomId()), concurrency);
-    const store = await run(() => target.store.findSession(randomId()), concurrency);
-    const storePlain = await run(() => target.storePlain.findSession(randomId()), concurrency);
-    const builder = await run(() => target.builderGet(randomId()), concurrency);
+    const get = await compare(
+      {
+        raw: () => target.rawGet(randomId()),
+        store: () => target.store.findSession(randomId()),
+        storePlain: () => target.storePlain.findSession(randomId()),
+        builder: () => target.builderGet(randomId()),
+      },
+      concurrency,
+      ROUNDS,
+      SLICE_MS,
+    );
+    const { raw, store, storePlain, builder } = get;
     rows.push({ target: target.name, op: 'get by id', concurrency, raw, store, storePlain, builder });
 
     // Each worker rotates its own sessions; raw and store use disjoint ones.
@@ -72,9 +79,13 @@ async function benchTarget(target: BenchTarget): Promise<Row[]> {
     }, firstSeed);
     const storeRotate = storeRotator(target.store, 2000 + concurrency * 10);
     const plainRotate = storeRotator(target.storePlain, 3000 + concurrency * 10);
-    const rawR = await run(rawRotate.op, concurrency);
-    const storeR = await run(storeRotate.op, concurrency);
-    const plainR = await run(plainRotate.op, concurrency);
+    const rotations = await compare(
+      { raw: rawRotate.op, store: storeRotate.op, plain: plainRotate.op },
+      concurrency,
+      ROUNDS,
+      SLICE_MS,
+    );
+    const { raw: rawR, store: storeR, plain: plainR } = rotations;
     const failures = rawRotate.failures() + storeRotate.failures() + plainRotate.failures();
     if (failures > 0) throw new Error(`${target.name}: ${failures} rotations failed`);
     rows.push({ target: target.name, op: 'rotate', concurrency, raw: rawR, store: storeR, storePlain: plainR });
@@ -131,7 +142,8 @@ async function main(): Promise<void> {
     '# @sessauth/kysely store benchmark',
     '',
     `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; databases on the same machine (127.0.0.1).`,
-    `${SECONDS} s per cell after 0.5 s of warm-up; 100,000 seeded sessions; pools of 32 connections.`,
+    `Each cell: the variants take turns in ${SLICE_MS} ms slices for ${ROUNDS} rounds after a warm-up slice each`,
+    '(so load drift on a shared machine hits them alike); 100,000 seeded sessions; pools of 32 connections.',
     'Raw driver = a prepared statement: better-sqlite3 `prepare().get()` (statement kept), pg `query({ name, text, values })`,',
     'mysql2 `execute`. Store = `findSession` / `rotateRefresh` (row-to-record mapping included) over a Kysely instance',
     'built with the optional helper (`withNamedStatements(pool)` on pg, `withStatementCache(database)` on SQLite, none on',

@@ -15,6 +15,15 @@ export interface DemoUser {
 
 const ALICE: DemoUser = { id: 'u-alice', username: 'alice' };
 
+/** The server side, shared by every browser (device) of a test. */
+interface FakeServer {
+  auth: Sessauth<DemoUser>;
+  readonly store: MemorySessionStore;
+  readonly warnings: string[];
+  readonly requests: string[];
+  offsetMs: number;
+}
+
 /** What the fake network does with one refresh: answer it, or lose its answer after the server acted. */
 export type RefreshFate = 'deliver' | 'lose-response';
 
@@ -27,20 +36,19 @@ export type RefreshFate = 'deliver' | 'lose-response';
  */
 export class FakeBrowser {
   readonly jar = new CookieJar();
-  readonly warnings: string[] = [];
-  /** Every request path the engine saw, in order. */
-  readonly requests: string[] = [];
-  /** Decides the fate of each refresh (default: delivered). */
+  /** Decides the fate of each refresh of this browser (default: delivered). */
   refreshFate: () => RefreshFate = () => 'deliver';
-  readonly store = new MemorySessionStore();
-  private offsetMs = 0;
-  private auth!: Sessauth<DemoUser>;
+  /** Tabs of one browser share BroadcastChannels; two browsers (devices) must not. */
+  readonly deviceId = Math.random().toString(36).slice(2);
 
-  private constructor(readonly origin: string) {}
+  private constructor(
+    readonly origin: string,
+    private readonly server: FakeServer,
+  ) {}
 
-  static async start(options: { transport: 'cookie' | 'body'; accessSeconds?: number; origin?: string }): Promise<FakeBrowser> {
-    const browser = new FakeBrowser(options.origin ?? `http://app-${Math.random().toString(36).slice(2)}.test`);
-    browser.auth = await createSessauth<DemoUser>({
+  static async start(options: { transport: 'cookie' | 'body'; accessSeconds?: number }): Promise<FakeBrowser> {
+    const server: FakeServer = { warnings: [], requests: [], store: new MemorySessionStore(), offsetMs: 0, auth: null! };
+    server.auth = await createSessauth<DemoUser>({
       options: {
         secretKey: 'client-test-secret-0123456789-abcdefghijklmnop',
         issuer: 'http://test',
@@ -50,25 +58,39 @@ export class FakeBrowser {
         loginThrottleRate: '0',
         refreshThrottleRate: '0',
       },
-      store: browser.store,
+      store: server.store,
       users: { findById: async (id) => (id === ALICE.id ? ALICE : null), idOf: (u) => u.id, securityStamp: () => 'stamp-1' },
       authenticator: async (body) => {
         if (body.username === 'alice' && body.password === 'pw') return ALICE;
         throw new SessauthError('invalid_credentials');
       },
-      clock: { now: () => new Date(browser.now()) },
-      logger: { warn: (event) => browser.warnings.push(event), error: (event) => browser.warnings.push(event) },
+      clock: { now: () => new Date(Date.now() + server.offsetMs) },
+      logger: { warn: (event) => server.warnings.push(event), error: (event) => server.warnings.push(event) },
     });
-    return browser;
+    return new FakeBrowser(`http://app-${Math.random().toString(36).slice(2)}.test`, server);
+  }
+
+  /** Another browser (its own cookie jar): a second device of the same server. */
+  sibling(): FakeBrowser {
+    return new FakeBrowser(this.origin, this.server);
+  }
+
+  get store(): MemorySessionStore {
+    return this.server.store;
+  }
+
+  /** Every request path the server saw (from any browser), in order. */
+  get requests(): readonly string[] {
+    return this.server.requests;
   }
 
   /** The time both the server and the clients read. */
   now(): number {
-    return Date.now() + this.offsetMs;
+    return Date.now() + this.server.offsetMs;
   }
 
   advance(ms: number): void {
-    this.offsetMs += ms;
+    this.server.offsetMs += ms;
   }
 
   count(path: string): number {
@@ -76,7 +98,7 @@ export class FakeBrowser {
   }
 
   get reuseDetected(): number {
-    return this.warnings.filter((w) => w === 'token_reuse_detected').length;
+    return this.server.warnings.filter((w) => w === 'token_reuse_detected').length;
   }
 
   /**
@@ -105,7 +127,7 @@ export class FakeBrowser {
     if (url.origin !== this.origin) throw new TypeError('fetch failed: unknown host');
     // A little latency, so that concurrent requests really overlap.
     await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 4));
-    this.requests.push(url.pathname);
+    this.server.requests.push(url.pathname);
     const fate = url.pathname.endsWith('/refresh/') ? this.refreshFate() : 'deliver';
     const response = await this.serve(await this.toSessauthRequest(request, url));
     if (fate === 'lose-response') throw new TypeError('fetch failed: connection reset');
@@ -114,14 +136,15 @@ export class FakeBrowser {
   };
 
   private async serve(request: SessauthRequest): Promise<SessauthResponse> {
-    const handled = await this.auth.handle(request);
+    const { auth } = this.server;
+    const handled = await auth.handle(request);
     if (handled !== null) return handled;
     if (request.path !== '/me') return { status: 404, headers: {}, setCookies: [], body: null };
     try {
-      const { user, session } = await this.auth.authenticate({ authorization: request.headers.get('authorization') });
+      const { user, session } = await auth.authenticate({ authorization: request.headers.get('authorization') });
       return { status: 200, headers: { 'content-type': 'application/json' }, setCookies: [], body: JSON.stringify({ user: user.username, session: session.id }) };
     } catch (error) {
-      return this.auth.errorResponse(error);
+      return auth.errorResponse(error);
     }
   }
 

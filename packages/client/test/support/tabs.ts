@@ -14,7 +14,8 @@ const open: SessauthClient[] = [];
 /**
  * One browser tab: its own client (memory, timers) over the browser's shared
  * network and cookie jar, the shared lock manager, and a real (Node)
- * BroadcastChannel named after the API, as in a browser.
+ * BroadcastChannel named after the API and this browser (tabs of another browser
+ * do not hear it), as in a browser.
  */
 export function openTab(browser: FakeBrowser, locks: InProcessLocks | null, options: SessauthClientOptions = {}): Tab {
   const client = createSessauthClient({
@@ -22,6 +23,7 @@ export function openTab(browser: FakeBrowser, locks: InProcessLocks | null, opti
     fetch: browser.fetch,
     now: () => browser.now(),
     locks,
+    channel: (name) => new BroadcastChannel(`${name}#${browser.deviceId}`),
     peerWaitMs: 50,
     ...options,
   });

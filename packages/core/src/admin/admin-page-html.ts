@@ -6,7 +6,8 @@ import { adminSessionStatus, describeLocation } from './admin-session-view.js';
 import { escapeHtml } from './escape-html.js';
 
 export interface ListingPageInput {
-  readonly adminPrefix: string;
+  /** Where the listing is served, without the trailing slash. */
+  readonly basePath: string;
   /** The signed-in admin's user id. */
   readonly viewerId: string;
   readonly params: AdminListingParams;
@@ -20,8 +21,8 @@ const PAGE_SIZES = [10, 25, 50, 100, 200];
 
 /** The read-only listing: filters (GET form), the table, and keyset paging links. Every value is escaped. */
 export function listingPageHtml(input: ListingPageInput): string {
-  const { adminPrefix, params, page } = input;
-  const base = `${adminPrefix}/`;
+  const { basePath, params, page } = input;
+  const base = `${basePath}/`;
   const filters = { userId: params.userId, status: params.status, limit: params.limit };
   const next = page.nextCursor === null ? '' : `<a rel="next" href="${escapeHtml(base + listingQueryString({ ...filters, after: page.nextCursor }))}">Next page →</a>`;
   const first = params.after === undefined ? '' : `<a href="${escapeHtml(base + listingQueryString(filters))}">← First page</a>`;
@@ -48,7 +49,7 @@ function headerHtml(input: ListingPageInput): string {
   const signOut =
     input.signOutCsrfToken === null
       ? ''
-      : `<form method="post" action="${escapeHtml(input.adminPrefix)}/sign-out/"><input type="hidden" name="${CSRF_FIELD}" value="${escapeHtml(input.signOutCsrfToken)}"><button type="submit" class="quiet">Sign out</button></form>`;
+      : `<form method="post" action="${escapeHtml(input.basePath)}/sign-out/"><input type="hidden" name="${CSRF_FIELD}" value="${escapeHtml(input.signOutCsrfToken)}"><button type="submit" class="quiet">Sign out</button></form>`;
   return `<header><h1>Sessions</h1><div><span>Signed in as <code>${escapeHtml(input.viewerId)}</code></span>${signOut}</div></header>`;
 }
 
@@ -67,7 +68,7 @@ function filtersHtml(base: string, params: AdminListingParams): string {
 function rowHtml(session: SessionRecord, input: ListingPageInput): string {
   const status = adminSessionStatus(session, input.now);
   const endedAt = status === 'revoked' ? session.expiredAt : status === 'expired' ? session.expiresAt : null;
-  const userLink = `${input.adminPrefix}/${listingQueryString({ userId: session.userId, limit: input.params.limit })}`;
+  const userLink = `${input.basePath}/${listingQueryString({ userId: session.userId, limit: input.params.limit })}`;
   return `<tr data-session-id="${escapeHtml(session.id)}" data-status="${status}">
 <td><code>${escapeHtml(session.id)}</code></td>
 <td><a href="${escapeHtml(userLink)}">${escapeHtml(session.userId)}</a></td>

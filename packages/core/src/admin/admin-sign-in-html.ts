@@ -31,6 +31,8 @@ export interface MessagePageInput {
   readonly adminPrefix: string;
   readonly title: string;
   readonly message: string;
+  /** Offer the built-in sign-in (not when a host serves the listing behind its own login). @default true */
+  readonly signInLink?: boolean;
 }
 
 /** A short page for refusals (403, 400, 404, 503): the title and one sentence, escaped. */
@@ -38,7 +40,8 @@ export function messagePageHtml(input: MessagePageInput): string {
   return adminDocument(
     `${input.title} · sessauth admin`,
     `<div class="card"><h1>${escapeHtml(input.title)}</h1><p>${escapeHtml(input.message)}</p>
-<nav class="pager"><a href="${escapeHtml(input.adminPrefix)}/">Session listing</a>
-<a href="${escapeHtml(input.adminPrefix)}/sign-in/">Sign in with another account</a></nav></div>`,
+<nav class="pager"><a href="${escapeHtml(input.adminPrefix)}/">Session listing</a>${
+      input.signInLink === false ? '' : `<a href="${escapeHtml(input.adminPrefix)}/sign-in/">Sign in with another account</a>`
+    }</nav></div>`,
   );
 }

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 // The offline provider, on its own entry (`@sessauth/core/mmdb`) so the core's
 // main entry never loads the reader or touches the file system.
 import { readFile } from 'node:fs/promises';

@@ -1,7 +1,7 @@
 import express, { type Request, type Response } from 'express';
 import type { AuthContext } from '@sessauth/core';
 import { requireAuth, sessauthRouter } from '@sessauth/express';
-import { serveOnLoopback, type ConformanceUser, type MountApp } from '../src/index.js';
+import { serveOnLoopback, type ConformanceUser, type MountApp } from '@sessauth/conformance';
 
 /** The conformance app on Express: the sessauth router, then GET /me behind `requireAuth`. */
 export const mountExpress: MountApp = async (auth) => {

@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import { requireAuth, sessauthMiddleware } from '@sessauth/koa';
-import { serveOnLoopback, type ConformanceUser, type MountApp } from '../src/index.js';
+import { serveOnLoopback, type ConformanceUser, type MountApp } from '@sessauth/conformance';
 
 /** The conformance app on Koa: the sessauth middleware, then GET /me behind `requireAuth` (no router). */
 export const mountKoa: MountApp = async (auth) => {

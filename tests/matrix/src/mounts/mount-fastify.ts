@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import type { AuthContext } from '@sessauth/core';
 import { sessauthFastify, sessauthFrameworkErrors } from '@sessauth/fastify';
-import type { AppUnderTest, ConformanceUser, MountApp } from '../src/index.js';
+import type { AppUnderTest, ConformanceUser, MountApp } from '@sessauth/conformance';
 
 /**
  * The conformance app on Fastify: the plugin (and its `frameworkErrors` hook, so that URLs

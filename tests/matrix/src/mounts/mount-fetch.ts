@@ -2,7 +2,7 @@ import { getRequestListener } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import { createFetchHandler } from '@sessauth/fetch';
-import { serveOnLoopback, type MountApp } from '../src/index.js';
+import { serveOnLoopback, type MountApp } from '@sessauth/conformance';
 
 /**
  * The conformance app on the Fetch adapter, inside Hono on @hono/node-server (a real

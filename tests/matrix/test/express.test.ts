@@ -1,0 +1,3 @@
+import { describeMatrixRow } from '../src/describe-matrix-row.js';
+
+describeMatrixRow('express');
