@@ -6,7 +6,7 @@
  * Writes bench/RESULTS.md.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMysql, openPostgres, openSqlite, type BenchTarget, type RotateArgs } from './bench-targets.js';
 import { compare, type Measurement } from './measure.js';
@@ -141,7 +141,8 @@ async function main(): Promise<void> {
   const report = [
     '# @sessauth/kysely store benchmark',
     '',
-    `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; databases on the same machine (127.0.0.1).`,
+    `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; databases on the same machine (127.0.0.1);`,
+    `load average at the end ${loadavg().map((n) => n.toFixed(1)).join(' / ')} (a shared machine: read ratios, not absolutes).`,
     `Each cell: the variants take turns in ${SLICE_MS} ms slices for ${ROUNDS} rounds after a warm-up slice each`,
     '(so load drift on a shared machine hits them alike); 100,000 seeded sessions; pools of 32 connections.',
     'Raw driver = a prepared statement: better-sqlite3 `prepare().get()` (statement kept), pg `query({ name, text, values })`,',

@@ -44,7 +44,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const tables = { tableName: values.table, rateLimitTableName: values['rate-limit-table'] };
-  const opened = await openKyselyFromUrl(url, { poolSize: 1 });
+  // A migration may build indexes on a large table: no statement timeout there.
+  const opened = await openKyselyFromUrl(url, { poolSize: 1, statementTimeoutMs: command === 'migrate' ? 0 : 5000 });
   try {
     if (command === 'migrate') {
       const { applied } = await migrateToLatest(opened.db, tables);

@@ -10,7 +10,8 @@ export interface OpenFromUrlOptions {
   connectTimeoutMs?: number;
   /**
    * Bound on one statement, lock waits included (PostgreSQL `statement_timeout`,
-   * MySQL/MariaDB `innodb_lock_wait_timeout` in whole seconds). @default 5000
+   * MySQL/MariaDB `innodb_lock_wait_timeout` in whole seconds); 0 leaves the
+   * server's default. @default 5000
    */
   statementTimeoutMs?: number;
   /**
@@ -50,7 +51,7 @@ export async function openKyselyFromUrl(url: string, options: OpenFromUrlOptions
       connectionString: url,
       max: poolSize,
       connectionTimeoutMillis: timeout,
-      statement_timeout: statementTimeout,
+      ...(statementTimeout > 0 ? { statement_timeout: statementTimeout } : {}),
     });
     // An idle client's error (server restart) would otherwise crash the process;
     // the next query fails instead and the store answers 503.
@@ -67,11 +68,13 @@ export async function openKyselyFromUrl(url: string, options: OpenFromUrlOptions
       // utf8mb4 on the wire too, or 4-byte characters (emoji) do not round-trip.
       charset: 'utf8mb4',
     });
-    const lockWait = Math.max(1, Math.ceil(statementTimeout / 1000));
+    const lockWait = Math.ceil(statementTimeout / 1000);
     dialect = new MysqlDialect({
       pool,
       onCreateConnection: async (connection) => {
-        await connection.executeQuery(CompiledQuery.raw(`set session innodb_lock_wait_timeout = ${lockWait}`));
+        if (lockWait > 0) {
+          await connection.executeQuery(CompiledQuery.raw(`set session innodb_lock_wait_timeout = ${lockWait}`));
+        }
       },
     });
     name = 'mysql';
