@@ -53,3 +53,10 @@ export type { Clock } from './clock.js';
 export { systemClock } from './clock.js';
 export type { Logger } from './logger.js';
 export { consoleLogger } from './logger.js';
+
+// Admin listing (served by `handle` under `adminPrefix`; `createAdminListing` for a host's own admin login)
+export { createAdminListing, type AdminListingOptions, type AdminListingRequest } from './admin/host-admin-listing.js';
+export type { AdminSessionJson, AdminSessionStatus } from './admin/admin-session-view.js';
+
+// Built-in HTTPS geolocation provider (the offline one is on `@sessauth/core/mmdb`)
+export { createIpapiProvider, type IpapiProviderOptions } from './geo/ipapi-provider.js';

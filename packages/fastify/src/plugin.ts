@@ -28,7 +28,7 @@ async function sessauthPlugin(fastify: FastifyInstance, { auth }: SessauthPlugin
       return send(reply, response);
     };
     const unreachable = async () => undefined; // onRequest always replies first
-    for (const url of [auth.options.prefix, `${auth.options.prefix}/*`]) {
+    for (const url of [auth.options.prefix, `${auth.options.prefix}/*`, auth.options.adminPrefix, `${auth.options.adminPrefix}/*`]) {
       scope.all(url, { onRequest: serve }, unreachable);
     }
   });

@@ -28,9 +28,11 @@ export function createFetchHandler<U>(auth: Sessauth<U>, options: FetchHandlerOp
   const { getPeerAddress, secure } = options;
   return {
     async handle(request, conn) {
+      const url = new URL(request.url);
       const response = await auth.handle({
         method: request.method,
-        path: new URL(request.url).pathname,
+        path: url.pathname,
+        query: url.search.slice(1),
         headers: headersOf(request.headers),
         peerAddress: conn?.remoteAddress ?? getPeerAddress?.(request) ?? null,
         secure: typeof secure === 'function' ? secure(request) : (secure ?? request.url.startsWith('https:')),

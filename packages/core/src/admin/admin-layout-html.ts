@@ -16,7 +16,7 @@ button.quiet{background:transparent;border-color:#8c959f;color:inherit}
 table{border-collapse:collapse;width:100%;background:#fff;border:1px solid #d0d7de}
 th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid #d8dee4;vertical-align:top}
 th{background:#f6f8fa;font-size:.8rem;text-transform:uppercase;letter-spacing:.03em;color:#57606a}
-td.ua{max-width:22rem;overflow-wrap:anywhere}td.ua small{display:block;color:#57606a}
+td.ua{min-width:14rem;max-width:22rem;overflow-wrap:anywhere}time span,td.user{white-space:nowrap}form.filters a{align-self:center}td.ua small{display:block;color:#57606a}
 code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace}
 .badge{display:inline-block;padding:0 .5rem;border-radius:1rem;font-size:.8rem;font-weight:600}
 .active{background:#dafbe1;color:#116329}.revoked{background:#ffebe9;color:#a40e26}.expired{background:#eaeef2;color:#57606a}

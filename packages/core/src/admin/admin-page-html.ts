@@ -71,17 +71,18 @@ function rowHtml(session: SessionRecord, input: ListingPageInput): string {
   const userLink = `${input.basePath}/${listingQueryString({ userId: session.userId, limit: input.params.limit })}`;
   return `<tr data-session-id="${escapeHtml(session.id)}" data-status="${status}">
 <td><code>${escapeHtml(session.id)}</code></td>
-<td><a href="${escapeHtml(userLink)}">${escapeHtml(session.userId)}</a></td>
+<td class="user"><a href="${escapeHtml(userLink)}">${escapeHtml(session.userId)}</a></td>
 <td>${timeHtml(session.createdAt)}</td>
 <td>${timeHtml(session.lastActivityAt)}</td>
 <td>${session.ipAddress === null ? '<span class="muted">not kept</span>' : `<code>${escapeHtml(session.ipAddress)}</code>`}</td>
 <td class="ua">${escapeHtml(session.browser ?? 'Unknown')}<small>${escapeHtml(session.userAgent ?? '')}</small></td>
-<td>${escapeHtml(describeLocation(session.location))}</td>
+<td>${session.location === null ? '<span class="muted">—</span>' : escapeHtml(describeLocation(session.location))}</td>
 <td><span class="badge ${status}">${status}</span>${endedAt === null ? '' : ` <small>${timeHtml(endedAt)}</small>`}</td>
 </tr>`;
 }
 
 function timeHtml(date: Date): string {
   const iso = date.toISOString();
-  return `<time datetime="${iso}">${iso.slice(0, 19).replace('T', ' ')} UTC</time>`;
+  // Two unbreakable halves: a narrow column wraps between date and time, never inside one.
+  return `<time datetime="${iso}"><span>${iso.slice(0, 10)}</span> <span>${iso.slice(11, 19)} UTC</span></time>`;
 }

@@ -20,6 +20,8 @@ export interface LocalHttpsServer {
   respond: Responder;
   /** A `fetch` that trusts this server's self-signed certificate (and nothing else extra). */
   readonly fetch: typeof fetch;
+  /** The certificate (PEM), for a child process's NODE_EXTRA_CA_CERTS. */
+  readonly certificate: string;
   close(): Promise<void>;
 }
 
@@ -65,6 +67,7 @@ export async function startLocalHttpsServer(): Promise<LocalHttpsServer> {
       state.respond = value;
     },
     fetch: trustingFetch,
+    certificate: cert,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,3 +1,4 @@
+import type { Clock } from '../../src/clock.js';
 import { createSessauth } from '../../src/create-sessauth.js';
 import type { GeolocationProvider } from '../../src/geo/location.js';
 import type { SessauthRequest, SessauthResponse } from '../../src/http/sessauth-request.js';
@@ -60,6 +61,20 @@ export interface HarnessOptions {
   readonly geolocation?: GeolocationProvider | null;
 }
 
+/**
+ * Real time, but every reading is at least 1 ms after the one before: two logins
+ * in a row never share a `createdAt`, so "newest first" has one right answer.
+ */
+function tickingClock(): Clock {
+  let last = 0;
+  return {
+    now: () => {
+      last = Math.max(Date.now(), last + 1);
+      return new Date(last);
+    },
+  };
+}
+
 export async function createHarness(input: HarnessOptions = {}) {
   const store = input.store ?? new MemorySessionStore();
   const users = new TestUsers();
@@ -77,6 +92,7 @@ export async function createHarness(input: HarnessOptions = {}) {
     isAdmin: (user) => user.admin,
     geolocation: input.geolocation ?? null,
     logger: silentLogger,
+    clock: tickingClock(),
   });
   return { auth, store };
 }
