@@ -7,15 +7,16 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const report = 'test-output/vitest.json';
 mkdirSync(`${root}test-output`, { recursive: true });
-// Types and builds first: a package that does not typecheck or bundle fails the run.
+// Types, builds and package lint (publint, attw) first: a package that does not
+// typecheck, bundle or resolve for its consumers fails the run.
 // turbo finds pnpm on PATH, as it is under `pnpm test`.
-const turbo = spawnSync(`${root}node_modules/.bin/turbo`, ['run', 'typecheck', 'build', '--output-logs=errors-only'], {
+const turbo = spawnSync(`${root}node_modules/.bin/turbo`, ['run', 'typecheck', 'build', 'lint', '--output-logs=errors-only'], {
   cwd: root,
   stdio: 'inherit',
   env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
 });
 if (turbo.status !== 0) {
-  console.log('\n0 passed, 1 failed (typecheck or build)');
+  console.log('\n0 passed, 1 failed (typecheck, build or package lint)');
   process.exit(1);
 }
 
