@@ -9,7 +9,7 @@ import { seedSessions, XSS_USER_AGENT } from './support/seed-sessions.js';
 const ADMIN = '/admin/sessauth/session/';
 const OUTPUT = fileURLToPath(new URL('../../../test-output/', import.meta.url));
 // Examples whose adapter serves the admin prefix (and fills the query string).
-const ADAPTERS = (process.env.SESSAUTH_BROWSER_ADAPTERS ?? 'express,koa').split(',').map((s) => s.trim()).filter(Boolean);
+const ADAPTERS = (process.env.SESSAUTH_BROWSER_ADAPTERS ?? 'express,fastify,koa,fetch').split(',').map((s) => s.trim()).filter(Boolean);
 
 let browser: Browser | null = null;
 beforeAll(async () => {
