@@ -17,6 +17,7 @@ export { SessauthError, StoreUnavailableError, SettingsError } from './errors/se
 // Framework-neutral HTTP shape (what adapters translate)
 export type { SessauthRequest, SessauthResponse, RequestHeaders, SetCookie } from './http/sessauth-request.js';
 export { headersFromRawList } from './http/request-headers.js';
+export { readLimitedStream } from './http/read-limited-stream.js';
 
 // Storage and rate-limit ports, and the in-memory reference implementations
 export type {

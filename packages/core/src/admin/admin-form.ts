@@ -3,6 +3,7 @@ import { SessauthError } from '../errors/sessauth-error.js';
 import { isSecureRequest } from '../http/client-identity.js';
 import { parseCookieHeader } from '../http/cookies.js';
 import { checkCsrf } from '../http/csrf.js';
+import { readBodyText } from '../http/read-json-body.js';
 import { headerValues } from '../http/request-headers.js';
 import type { SessauthRequest } from '../http/sessauth-request.js';
 
@@ -10,7 +11,6 @@ import type { SessauthRequest } from '../http/sessauth-request.js';
 export const CSRF_FIELD = 'csrfmiddlewaretoken';
 
 const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
-const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * The fields of an HTML form POST: exactly one `Content-Type` of
@@ -21,14 +21,7 @@ export async function readFormFields(request: SessauthRequest, maxBytes: number)
   const types = headerValues(request.headers, 'content-type');
   const mediaType = types?.length === 1 ? types[0]!.split(';')[0]!.trim().toLowerCase() : '';
   if (mediaType !== FORM_MEDIA_TYPE) throw new SessauthError('unsupported_media_type');
-  const bytes = await request.readBody(maxBytes);
-  if (bytes.byteLength > maxBytes) throw new SessauthError('payload_too_large');
-  let text: string;
-  try {
-    text = decoder.decode(bytes);
-  } catch (cause) {
-    throw new SessauthError('invalid_request', { cause });
-  }
+  const text = await readBodyText(request, maxBytes);
   const fields = new Map<string, string>();
   for (const [name, value] of new URLSearchParams(text)) {
     if (fields.has(name)) throw new SessauthError('invalid_request');

@@ -1,3 +1,5 @@
+import { readLimitedStream } from '../http/read-limited-stream.js';
+
 /**
  * The response body as UTF-8 text, reading at most `maxBytes` (counted after
  * decompression, which `fetch` does while streaming): past the bound the stream
@@ -11,25 +13,7 @@ export async function readLimitedText(response: Response, maxBytes: number): Pro
     await response.body?.cancel().catch(() => undefined);
     throw new Error('response too large');
   }
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new Error('response too large');
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const bytes = await readLimitedStream(response.body, maxBytes);
+  if (bytes === null) throw new Error('response too large');
   return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
 }

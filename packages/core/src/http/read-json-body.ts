@@ -12,20 +12,24 @@ export function assertJsonContentType(request: SessauthRequest): void {
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
+/** The body as text: at most `maxBytes` (else 413), valid UTF-8 (else 400). */
+export async function readBodyText(request: SessauthRequest, maxBytes: number): Promise<string> {
+  const bytes = await request.readBody(maxBytes);
+  if (bytes.byteLength > maxBytes) throw new SessauthError('payload_too_large');
+  try {
+    return decoder.decode(bytes);
+  } catch (cause) {
+    throw new SessauthError('invalid_request', { cause });
+  }
+}
+
 /**
  * Reads and parses the JSON object body, bounded by `maxBytes`. An empty body is
  * 415 like a missing content type (the seed); bad UTF-8, bad JSON or a non-object
  * is 400 `invalid_request`.
  */
 export async function readJsonObject(request: SessauthRequest, maxBytes: number): Promise<Record<string, unknown>> {
-  const bytes = await request.readBody(maxBytes);
-  if (bytes.byteLength > maxBytes) throw new SessauthError('payload_too_large');
-  let text: string;
-  try {
-    text = decoder.decode(bytes);
-  } catch (cause) {
-    throw new SessauthError('invalid_request', { cause });
-  }
+  const text = await readBodyText(request, maxBytes);
   if (text.trim() === '') throw new SessauthError('unsupported_media_type');
   let parsed: unknown;
   try {
