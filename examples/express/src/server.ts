@@ -2,7 +2,7 @@ import express from 'express';
 import { SessauthError } from '@sessauth/core';
 import { requireAuth, sessauthRouter, type AuthenticatedRequest } from '@sessauth/express';
 import { readNodeBody, writeSessauthResponse } from '@sessauth/node-http';
-import { createExampleApp, demoPageHtml, newPasswordOf, type DemoUser } from '@sessauth/example-shared';
+import { CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, demoPageHtml, newPasswordOf, type DemoUser } from '@sessauth/example-shared';
 
 const { config, auth, users } = await createExampleApp(process.env);
 const app = express();
@@ -35,8 +35,13 @@ app.post('/me/password', requireAuth(auth), async (req, res) => {
   }
 });
 
+// The demo page and the browser client it imports (no build step for the reader).
 app.get('/', (_req, res) => {
-  res.type('html').send(demoPageHtml(auth.options.prefix));
+  res.type('html').send(demoPageHtml(auth.options.prefix, auth.options.refreshTokenTransport));
+});
+app.get(CLIENT_ASSET_PATH, (_req, res) => {
+  const asset = clientAssetResponse();
+  res.status(asset.status).set(asset.headers).send(asset.body);
 });
 
 app.listen(config.port, config.host, () => {

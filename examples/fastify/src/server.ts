@@ -1,7 +1,7 @@
 import Fastify, { type FastifyReply } from 'fastify';
 import { SessauthError } from '@sessauth/core';
 import { sessauthFastify, sessauthFrameworkErrors } from '@sessauth/fastify';
-import { createExampleApp, demoPageHtml, newPasswordOf, type DemoUser } from '@sessauth/example-shared';
+import { CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, demoPageHtml, newPasswordOf, type DemoUser } from '@sessauth/example-shared';
 
 // Types `request.auth.user` as the demo's user everywhere in this app.
 declare module '@sessauth/fastify' {
@@ -40,7 +40,14 @@ app.post('/me/password', { preHandler: app.requireAuth, bodyLimit: 16_384 }, asy
   }
 });
 
-app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(demoPageHtml(auth.options.prefix)));
+// The demo page and the browser client it imports (no build step for the reader).
+app.get('/', async (_request, reply) =>
+  reply.type('text/html; charset=utf-8').send(demoPageHtml(auth.options.prefix, auth.options.refreshTokenTransport)),
+);
+app.get(CLIENT_ASSET_PATH, async (_request, reply) => {
+  const asset = clientAssetResponse();
+  return reply.code(asset.status).headers(asset.headers).send(asset.body);
+});
 
 await app.listen({ port: config.port, host: config.host });
 console.log(`sessauth fastify example on http://${config.host}:${config.port} (store ${config.storeUrl.split(':')[0]})`);

@@ -5,7 +5,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { SessauthError, type AuthContext } from '@sessauth/core';
 import { createFetchHandler } from '@sessauth/fetch';
-import { createExampleApp, demoPageHtml, newPasswordOf, type DemoUser } from '@sessauth/example-shared';
+import { CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, demoPageHtml, newPasswordOf, type DemoUser } from '@sessauth/example-shared';
 
 type Env = { Variables: { auth: AuthContext<DemoUser> } };
 
@@ -55,7 +55,12 @@ app.post('/me/password', requireAuth, passwordBodyLimit, async (c) => {
   }
 });
 
-app.get('/', (c) => c.html(demoPageHtml(auth.options.prefix)));
+// The demo page and the browser client it imports (no build step for the reader).
+app.get('/', (c) => c.html(demoPageHtml(auth.options.prefix, auth.options.refreshTokenTransport)));
+app.get(CLIENT_ASSET_PATH, () => {
+  const asset = clientAssetResponse();
+  return new Response(asset.body, { status: asset.status, headers: asset.headers });
+});
 
 serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => {
   console.log(`sessauth fetch (Hono) example on http://${config.host}:${config.port} (store ${config.storeUrl.split(':')[0]})`);

@@ -2,7 +2,7 @@ import Koa, { type Middleware, type ParameterizedContext } from 'koa';
 import { SessauthError } from '@sessauth/core';
 import { requireAuth, sessauthMiddleware, type SessauthState } from '@sessauth/koa';
 import { readNodeBody } from '@sessauth/node-http';
-import { createExampleApp, demoPageHtml, newPasswordOf, type DemoUser } from '@sessauth/example-shared';
+import { CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, demoPageHtml, newPasswordOf, type DemoUser } from '@sessauth/example-shared';
 
 type AuthedContext = ParameterizedContext<SessauthState<DemoUser>>;
 
@@ -55,10 +55,18 @@ app.use(
   }),
 );
 
+// The demo page and the browser client it imports (no build step for the reader).
 app.use(async (ctx, next) => {
   if (ctx.method !== 'GET' || ctx.path !== '/') return next();
   ctx.type = 'html';
-  ctx.body = demoPageHtml(auth.options.prefix);
+  ctx.body = demoPageHtml(auth.options.prefix, auth.options.refreshTokenTransport);
+});
+app.use(async (ctx, next) => {
+  if (ctx.method !== 'GET' || ctx.path !== CLIENT_ASSET_PATH) return next();
+  const asset = clientAssetResponse();
+  ctx.status = asset.status;
+  ctx.set(asset.headers);
+  ctx.body = asset.body;
 });
 
 app.listen(config.port, config.host, () => {

@@ -1,11 +1,19 @@
-/** A placeholder page until the browser client lands: it says how to drive the API. */
-export function demoPageHtml(prefix: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>sessauth demo</title></head>
-<body>
-<h1>sessauth demo</h1>
-<p>The API lives under <code>${prefix}/</code>. Sign in with <code>POST ${prefix}/login/</code>
-<code>{"username": "alice", "password": "alice-password"}</code>, then call <code>GET /me</code> with
-<code>Authorization: Bearer &lt;access_token&gt;</code>.</p>
-</body></html>`;
+import { readFileSync } from 'node:fs';
+import type { RefreshTokenTransport } from '@sessauth/core';
+
+const TEMPLATE = new URL('./demo-page.html', import.meta.url);
+
+/**
+ * The demo page at `GET /` of every example: plain HTML (`demo-page.html` beside
+ * this file) whose module script imports the built client from
+ * `/sessauth-client.js`. It walks the browser flow: sign in, the list of devices,
+ * sign out one, this one or all, and silent refresh. It needs cookie transport;
+ * given `transport: 'body'` it says so instead of failing in puzzling ways.
+ */
+export function demoPageHtml(prefix: string, transport: RefreshTokenTransport = 'cookie'): string {
+  return readFileSync(TEMPLATE, 'utf8').replaceAll('{{prefix}}', escapeAttribute(prefix)).replaceAll('{{transport}}', transport);
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

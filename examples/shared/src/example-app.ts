@@ -2,6 +2,7 @@ import { createPasswordAuthenticator, createSessauth, type Sessauth } from '@ses
 import { argon2PasswordHasher } from '@sessauth/core/argon2';
 import { DemoUserDirectory, type DemoUser } from './demo-users.js';
 import { exampleConfigFromEnv, type ExampleConfig } from './env-config.js';
+import { geolocationFromEnv } from './geolocation-from-env.js';
 import { storesFromUrl } from './store-from-url.js';
 
 export interface ExampleApp {
@@ -28,6 +29,7 @@ export async function createExampleApp(env: NodeJS.ProcessEnv): Promise<ExampleA
       maxPasswordLength: 1024,
     }),
     isAdmin: (user) => user.isAdmin,
+    geolocation: await geolocationFromEnv(env),
   });
   return { config, auth, users, close: () => stores.close() };
 }

@@ -1,8 +1,8 @@
 import { adoptAccessToken, isFresh, readAccessToken, type AccessToken } from './access-token.js';
-import type { AuthApi } from './auth-api.js';
+import type { AuthApi, TokenGrant } from './auth-api.js';
 import { SessauthClientError, SignedOutError } from './errors.js';
 import type { SessionState } from './session-state.js';
-import type { TabLink } from './tab-link.js';
+import type { TabLink, TokenNews } from './tab-link.js';
 import type { SignOutReason, TokenStorage } from './types.js';
 
 export interface CoordinatorDeps {
@@ -15,21 +15,21 @@ export interface CoordinatorDeps {
   readonly aheadMs: number;
   readonly peerWaitMs: number;
   readonly timeoutMs: number;
-  /** Best effort, after an ambiguous refresh: end the session with the access token still held. */
+  /** After an ambiguous refresh: end the session with the access token still held (clears the cookie). */
   readonly abandon: (token: AccessToken) => Promise<void>;
 }
 
 /**
  * The one rule: no refresh token is ever presented twice by this client.
  * - In a tab, concurrent callers share one refresh (single flight).
- * - Across tabs, a refresh runs only under the origin-wide Web Lock. Under it a tab
- *   first looks whether the state moved on since it decided to refresh (another
- *   tab's result arrived on the channel): then it adopts that token instead. A tab
- *   with no token asks the others before refreshing. The refresh credential (the
- *   cookie, or the storage) is read under the lock and replaced before it is
- *   released, so even a broadcast that arrives late costs a spare refresh of the
- *   *new* token, never a replay of the old one.
- * - A refresh whose answer is lost is never retried: the tab signs out (`ambiguous`).
+ * - Across tabs, the refresh credential (the cookie, or the storage) is only used
+ *   under the origin-wide lock, and replaced before the lock is released.
+ * - Under the lock a tab first catches up: if another tab published a newer
+ *   generation since this one decided to refresh, it takes that tab's token (or
+ *   its sign-out) instead of refreshing. A tab that just opened asks the others.
+ * - A refresh whose answer is lost is never retried: every tab signs out
+ *   (`ambiguous`), and that is published before the lock is released, so no other
+ *   tab presents the uncertain cookie either.
  */
 export class RefreshCoordinator {
   private inflight: Promise<AccessToken> | null = null;
@@ -59,57 +59,86 @@ export class RefreshCoordinator {
     return this.deps.link.exclusive(async () => task(await this.tokenUnderLock('any')));
   }
 
-  /** Called with the lock held. */
-  private async tokenUnderLock(seen: AccessToken | null | 'any'): Promise<AccessToken> {
-    const { state, link } = this.deps;
-    // Messages already queued for this tab (another tab's result) are delivered first.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    const moved = this.movedOn(seen);
-    if (moved !== null) return moved;
-    if (state.token === null && link.crossTab) {
-      const reply = await link.askPeers(this.deps.peerWaitMs);
-      if (reply !== null) this.adopt(reply.token, reply.expiresAt);
-      const adopted = this.movedOn(seen);
-      if (adopted !== null) return adopted;
-    }
-    return this.rotate();
+  /** Under the lock: a login's tokens become the new generation. */
+  async startSession(grant: TokenGrant): Promise<void> {
+    const gen = await this.nextGeneration();
+    const token = readAccessToken(grant.accessToken, this.deps.now());
+    if (this.deps.storage !== null) await this.deps.storage.set(grant.refreshToken);
+    this.deps.state.signIn(token, 'this-tab', gen);
+    await this.announce({ type: 'signed-in', token: token.raw, expiresAt: token.expiresAt, gen });
   }
 
-  /** The token to use instead of refreshing, if the state changed under us; throws once signed out. */
-  private movedOn(seen: AccessToken | null | 'any'): AccessToken | null {
-    const { state, now, aheadMs } = this.deps;
-    if (state.status === 'signed-out') throw new SignedOutError(state.reason);
-    const current = state.token;
-    if (current === null || !isFresh(current, now(), aheadMs)) return null;
-    return seen === 'any' || current.raw !== seen?.raw ? current : null;
+  /** Signs every tab out (they share the session); takes the lock unless the caller holds it. */
+  endSession(reason: SignOutReason, lockHeld = false): Promise<void> {
+    const end = async (): Promise<void> => {
+      if (this.deps.storage !== null) await this.deps.storage.set(null);
+      const gen = await this.nextGeneration();
+      if (this.deps.state.signOut(reason, 'this-tab', gen)) await this.announce({ type: 'signed-out', reason, gen });
+    };
+    return lockHeld ? end() : this.deps.link.exclusive(end);
   }
 
-  /** Takes another tab's token if it is newer than ours. */
-  adopt(raw: string, expiresAt: number): void {
+  /** News from another tab (a message or a reply): taken only when newer than ours. */
+  adopt(news: TokenNews): void {
     const { state, now } = this.deps;
-    if (state.status === 'signed-out') return;
+    if (news.gen <= state.generation) return;
     let token: AccessToken;
     try {
-      token = adoptAccessToken(raw, expiresAt, now());
+      token = adoptAccessToken(news.token, news.expiresAt, now());
     } catch {
       return;
     }
-    if (state.token !== null && (token.raw === state.token.raw || token.expiresAt < state.token.expiresAt)) return;
-    state.renew(token, 'other-tab');
+    if (news.type === 'signed-in') state.signIn(token, 'other-tab', news.gen);
+    else state.renew(token, 'other-tab', news.gen);
+    void this.deps.link.publish(news.gen, null);
+  }
+
+  /** Another tab signed out (a message, or the published state): so does this one. */
+  learnSignOut(reason: SignOutReason, gen: number): void {
+    if (gen <= this.deps.state.generation) return;
+    this.deps.state.signOut(reason, 'other-tab', gen);
+    void this.deps.link.publish(gen, reason);
+  }
+
+  private async tokenUnderLock(seen: AccessToken | null | 'any'): Promise<AccessToken> {
+    await this.catchUp();
+    const { state, now, aheadMs } = this.deps;
+    if (state.status === 'signed-out') throw new SignedOutError(state.reason);
+    const current = state.token;
+    if (current !== null && isFresh(current, now(), aheadMs) && (seen === 'any' || current.raw !== seen?.raw)) return current;
+    return this.rotate();
+  }
+
+  /** Brings this tab up to the newest published state, if another tab has it. */
+  private async catchUp(): Promise<void> {
+    const { state, link, peerWaitMs } = this.deps;
+    const published = await link.readPublished();
+    if (published === undefined) {
+      // No lock snapshot to read: let queued messages land, and ask around when we hold nothing.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (state.token === null && state.status !== 'signed-out' && link.crossTab) this.take(await link.askPeers(peerWaitMs));
+      return;
+    }
+    if (published === null || published.gen <= state.generation) return;
+    if (published.signedOut !== null) return this.learnSignOut(published.signedOut, published.gen);
+    // A newer token exists: its broadcast is on the way, or it predates this tab: ask.
+    await Promise.race([state.reached(published.gen, peerWaitMs), link.askPeers(peerWaitMs).then((reply) => this.take(reply))]);
+  }
+
+  private take(reply: TokenNews | null): void {
+    if (reply !== null) this.adopt({ ...reply, type: 'refreshed' });
   }
 
   /** The refresh itself: one request, never repeated with the same token. */
   private async rotate(): Promise<AccessToken> {
-    const { api, storage, state, link, now, timeoutMs } = this.deps;
+    const { api, storage, state, now, timeoutMs } = this.deps;
     const presented = storage === null ? null : await storage.get();
-    if (storage !== null && presented === null) return this.end('expired');
+    if (storage !== null && presented === null) return this.fail('expired');
     const outcome = await api.refresh(presented, timeoutMs);
     if (outcome.kind === 'rejected') {
-      // Refused before anything changed: the session (and our token) are as they were.
-      if (outcome.status !== 401 && outcome.code !== 'invalid_token_type') {
-        throw new SessauthClientError(outcome.code, outcome.status);
-      }
-      return this.end(reasonOf(outcome.code));
+      // Refused before anything changed (throttle, CSRF, bad request): the session is as it was.
+      if (outcome.status !== 401 && outcome.code !== 'invalid_token_type') throw new SessauthClientError(outcome.code, outcome.status);
+      return this.fail(reasonOf(outcome.code));
     }
     let token: AccessToken | null = null;
     if (outcome.kind === 'ok') {
@@ -119,29 +148,36 @@ export class RefreshCoordinator {
         token = null;
       }
     }
-    if (token === null) return this.giveUp();
-    if (storage !== null) await storage.set(outcome.kind === 'ok' ? outcome.grant.refreshToken : null);
-    state.renew(token, 'this-tab');
-    link.post({ type: 'refreshed', token: token.raw, expiresAt: token.expiresAt });
+    if (outcome.kind !== 'ok' || token === null) {
+      const held = state.token;
+      if (held !== null && held.expiresAt > now()) await this.deps.abandon(held).catch(() => undefined);
+      return this.fail('ambiguous');
+    }
+    if (storage !== null) await storage.set(outcome.grant.refreshToken);
+    const gen = await this.nextGeneration();
+    state.renew(token, 'this-tab', gen);
+    await this.announce({ type: 'refreshed', token: token.raw, expiresAt: token.expiresAt, gen });
     return token;
   }
 
-  /** Ambiguous: forget everything, tell every tab, and end the session if our access token still can. */
-  private async giveUp(): Promise<never> {
-    const held = this.deps.state.token;
-    if (held !== null && held.expiresAt > this.deps.now()) void this.deps.abandon(held).catch(() => undefined);
-    return this.end('ambiguous');
-  }
-
-  /** Signs this tab and the others out (the session is the same in every tab). */
-  async endSession(reason: SignOutReason): Promise<void> {
-    if (this.deps.storage !== null) await this.deps.storage.set(null);
-    if (this.deps.state.signOut(reason, 'this-tab')) this.deps.link.post({ type: 'signed-out', reason });
-  }
-
-  private async end(reason: SignOutReason): Promise<never> {
-    await this.endSession(reason);
+  private async fail(reason: SignOutReason): Promise<never> {
+    await this.endSession(reason, true);
     throw new SignedOutError(reason);
+  }
+
+  /**
+   * Above every generation known here or published, and at least the clock: a tab
+   * that opens after every informed tab closed still starts above the old ones.
+   */
+  private async nextGeneration(): Promise<number> {
+    const published = await this.deps.link.readPublished();
+    return Math.max(this.deps.state.generation + 1, (published?.gen ?? 0) + 1, Math.floor(this.deps.now()));
+  }
+
+  /** Broadcast first, then publish (still under the lock): the next holder finds either. */
+  private async announce(news: { type: 'signed-in' | 'refreshed'; token: string; expiresAt: number; gen: number } | { type: 'signed-out'; reason: SignOutReason; gen: number }): Promise<void> {
+    this.deps.link.post(news);
+    await this.deps.link.publish(news.gen, news.type === 'signed-out' ? news.reason : null);
   }
 }
 

@@ -1,5 +1,5 @@
 import { resolveClientConfig, type ClientConfig } from './client-config.js';
-import { isFresh, readAccessToken, refreshDueAt, type AccessToken } from './access-token.js';
+import { isFresh, refreshDueAt, type AccessToken } from './access-token.js';
 import { AuthApi, errorOf } from './auth-api.js';
 import { authedFetch, withBearer } from './authed-fetch.js';
 import { CsrfSource, documentCookieReader } from './csrf.js';
@@ -40,7 +40,7 @@ export class SessauthClient {
       aheadMs: config.aheadMs,
       peerWaitMs: config.peerWaitMs,
       timeoutMs: config.refreshTimeoutMs,
-      abandon: async (token) => void (await this.send('POST', 'logout/', token)),
+      abandon: async (token) => void (await this.send('POST', 'logout/', token, AbortSignal.timeout(config.refreshTimeoutMs))),
     });
   }
 
@@ -65,13 +65,7 @@ export class SessauthClient {
 
   /** Signs in (built-in authenticator: `{ username, password }`). Throws `SessauthClientError`. */
   async login(credentials: Record<string, unknown>): Promise<void> {
-    await this.link.exclusive(async () => {
-      const grant = await this.api.login(credentials).catch(networkError);
-      const token = readAccessToken(grant.accessToken, this.config.now());
-      if (this.storage !== null) await this.storage.set(grant.refreshToken);
-      this.state.signIn(token, 'this-tab');
-      this.link.post({ type: 'signed-in', token: token.raw, expiresAt: token.expiresAt });
-    });
+    await this.link.exclusive(async () => this.coordinator.startSession(await this.api.login(credentials).catch(networkError)));
   }
 
   /**
@@ -112,7 +106,7 @@ export class SessauthClient {
   /** "Where you're signed in": one row per device, `is_current` on this one. */
   async listSessions(): Promise<SessionInfo[]> {
     const response = await this.fetch(this.config.authUrl('sessions/'));
-    if (!response.ok) throw await errorOf(response);
+    if (!response.ok) throw await this.failure(response);
     const rows: unknown = await response.json();
     if (!Array.isArray(rows)) throw new SessauthClientError('bad_response', response.status);
     return rows as SessionInfo[];
@@ -122,7 +116,7 @@ export class SessauthClient {
   async signOutDevice(sessionId: string): Promise<void> {
     if (sessionId === this.sessionId) return this.endHere('DELETE', `sessions/${encodeURIComponent(sessionId)}/`);
     const response = await this.fetch(this.config.authUrl(`sessions/${encodeURIComponent(sessionId)}/`), { method: 'DELETE' });
-    if (!response.ok) throw await errorOf(response);
+    if (!response.ok) throw await this.failure(response);
   }
 
   /** Signs this device out (every tab of it). */
@@ -147,37 +141,39 @@ export class SessauthClient {
       await this.coordinator.withSession(async (token) => {
         const response = await this.send(method, path, token).catch(networkError);
         if (!response.ok && response.status !== 401) throw await errorOf(response);
-        await this.coordinator.endSession('logout');
+        await this.coordinator.endSession('logout', true);
       });
     } catch (error) {
       if (!(error instanceof SignedOutError)) throw error;
     }
   }
 
-  private send(method: string, path: string, token: AccessToken): Promise<Response> {
-    return this.config.fetch(withBearer(new Request(this.config.authUrl(path), { method, credentials: 'include' }), token));
+  /** The error of a failed call; a 401 that ended the session is a `SignedOutError`. */
+  private async failure(response: Response): Promise<SessauthClientError> {
+    if (response.status === 401 && this.state.status === 'signed-out') return new SignedOutError(this.state.reason);
+    return errorOf(response);
+  }
+
+  private send(method: string, path: string, token: AccessToken, signal?: AbortSignal): Promise<Response> {
+    const request = new Request(this.config.authUrl(path), { method, credentials: 'include', ...(signal === undefined ? {} : { signal }) });
+    return this.config.fetch(withBearer(request, token));
   }
 
   private onTabMessage(message: TabMessage): void {
     const { state } = this;
     switch (message.type) {
       case 'signed-in':
-        try {
-          state.signIn(readAccessToken(message.token, this.config.now()), 'other-tab');
-        } catch {
-          // not a token we can read: ignore it
-        }
-        return;
       case 'refreshed':
-        return this.coordinator.adopt(message.token, message.expiresAt);
+        return this.coordinator.adopt(message);
       case 'signed-out':
-        if (this.storage !== null) void this.storage.set(null);
-        state.signOut(message.reason, 'other-tab');
-        return;
+        return this.coordinator.learnSignOut(message.reason, message.gen);
       case 'token-request':
         if (state.token !== null && isFresh(state.token, this.config.now(), this.config.aheadMs)) {
-          this.link.post({ type: 'token-reply', id: message.id, token: state.token.raw, expiresAt: state.token.expiresAt });
+          const { raw, expiresAt } = state.token;
+          this.link.post({ type: 'token-reply', id: message.id, token: raw, expiresAt, gen: state.generation });
         }
+        return;
+      default:
         return;
     }
   }

@@ -44,9 +44,14 @@ export type SessauthClientEventName = keyof SessauthClientEvents;
 /** `client.status`: `unknown` until `restore()` or `login()` has decided. */
 export type ClientStatus = 'unknown' | 'signed-in' | 'signed-out';
 
-/** The subset of the Web Locks API the client uses (`navigator.locks`). */
+/**
+ * The subset of the Web Locks API the client uses (`navigator.locks`). Without
+ * `query`, tabs still take turns, but learn of each other's results only through
+ * the channel, which may deliver after the lock was granted (see the README).
+ */
 export interface LockManagerLike {
   request<T>(name: string, callback: () => Promise<T>): Promise<T>;
+  query?(): Promise<{ held?: ReadonlyArray<{ name?: string }> }>;
 }
 
 /** The subset of `BroadcastChannel` the client uses. */

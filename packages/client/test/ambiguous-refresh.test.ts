@@ -36,6 +36,36 @@ describe('a refresh whose answer is lost', () => {
     await expect(browser.store.listActiveSessions('u-alice', new Date(browser.now()))).resolves.toEqual([]);
   });
 
+  it('holds even when the channel is slow: the next lock holder reads the sign-out from the lock manager', async () => {
+    const browser = await FakeBrowser.start({ transport: 'cookie', accessSeconds: 60 });
+    const locks = new InProcessLocks();
+    // Messages take 200 ms: the other tab is granted the lock long before it hears anything.
+    const slow = {
+      channel: (name: string) => {
+        const inner = new BroadcastChannel(`${name}#${browser.deviceId}`);
+        return {
+          postMessage: (message: unknown) => void setTimeout(() => inner.postMessage(message), 200),
+          get onmessage() { return inner.onmessage as ((event: MessageEvent) => void) | null; },
+          set onmessage(handler: ((event: MessageEvent) => void) | null) { inner.onmessage = handler as typeof inner.onmessage; },
+          close: () => setTimeout(() => inner.close(), 300),
+        };
+      },
+    };
+    const [a, b] = [openTab(browser, locks, slow), openTab(browser, locks, slow)];
+    await a!.client.login({ username: 'alice', password: 'pw' });
+    expect(await b!.client.restore()).toBe(true); // no answer in time: it refreshed, under the lock
+    await settle(400);
+    const before = browser.count('/auth/refresh/');
+    browser.refreshFate = () => 'lose-response';
+    browser.advance(50_000);
+    const results = await Promise.allSettled([a!.client.fetch('/me'), b!.client.fetch('/me')]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(browser.count('/auth/refresh/') - before).toBe(1);
+    expect(a!.signOutReasons()).toEqual(['ambiguous']);
+    expect(b!.signOutReasons()).toEqual(['ambiguous']);
+    expect(browser.reuseDetected).toBe(0);
+  });
+
   it('treats a 5xx answer as ambiguous too', async () => {
     const browser = await FakeBrowser.start({ transport: 'cookie', accessSeconds: 60 });
     const tab = openTab(browser, new InProcessLocks(), {

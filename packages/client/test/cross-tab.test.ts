@@ -24,6 +24,27 @@ describe('refresh across the tabs of one browser (cookie transport)', () => {
     expect(later.every((tab) => tab.client.sessionId === first.client.sessionId)).toBe(true);
   });
 
+  it('keeps the news alive after the tab that made it closed', async () => {
+    const browser = await FakeBrowser.start({ transport: 'cookie' });
+    const locks = new InProcessLocks();
+    const a = openTab(browser, locks);
+    await a.client.login({ username: 'alice', password: 'pw' });
+    const b = openTab(browser, locks);
+    expect(await b.client.restore()).toBe(true);
+    a.client.close(); // its marker goes with it; b holds a copy
+    await settle();
+    const c = openTab(browser, locks);
+    expect(await c.client.restore()).toBe(true);
+    expect(c.events).toEqual(['signed-in:other-tab']);
+    await b.client.logout();
+    await settle();
+    b.client.close();
+    // A tab opened after the sign-out reads it from the lock manager and does not try the cookie.
+    const d = openTab(browser, locks);
+    expect(await d.client.restore()).toBe(false);
+    expect(browser.count('/auth/refresh/')).toBe(0);
+  });
+
   it('four tabs, ten requests each, across three expiries: one refresh per expiry and no reuse', async () => {
     const browser = await FakeBrowser.start({ transport: 'cookie', accessSeconds: 60 });
     const locks = new InProcessLocks();

@@ -1,0 +1,135 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  eventsOf, newDevice, nextRequest, openDemo, sessionRows, signedIn, signedOut, signIn, sleep, waitForEvent, waitForRows,
+} from './support/demo-page.js';
+import { startExample, type ExampleServer } from './support/example-server.js';
+
+const SCREENSHOTS = fileURLToPath(new URL('../../../test-output/', import.meta.url));
+const LONDON = '81.2.69.142';
+const LISBON = '2.125.160.216';
+
+/**
+ * The browser flow of the demo page and the client's promises, in headless
+ * Chromium against `pnpm example <adapter>` with access tokens of 2 seconds.
+ */
+export function describeBrowserClient(adapter: string, browser: Browser | null): void {
+  describe.skipIf(browser === null)(`browser client and demo page on the ${adapter} example`, () => {
+    let server: ExampleServer;
+    const chromium = browser!;
+
+    beforeAll(async () => {
+      server = await startExample(adapter);
+    });
+    afterAll(async () => {
+      await server?.stop();
+      await browser?.close();
+    });
+
+    it('four tabs, ten requests each at once, across several expiries: all succeed, no reuse', async () => {
+      const context = await newDevice(chromium, LONDON);
+      const first = await openDemo(context, server.baseUrl);
+      await signIn(first, 'bob', 'bob-password');
+      // (Before the sign-in, the page's restore found no session: that refresh's 401 is expected.)
+      const refreshStatuses: number[] = [];
+      context.on('response', (response) => {
+        if (response.url().endsWith('/auth/refresh/')) refreshStatuses.push(response.status());
+      });
+      // Tabs opened later have no token: they adopt the first tab's instead of racing it.
+      const tabs = [first, ...(await Promise.all([1, 2, 3].map(() => openDemo(context, server.baseUrl))))];
+      for (const tab of tabs) await signedIn(tab);
+
+      // Eight bursts, 700 ms apart: about three lifetimes of a 2-second token.
+      const statuses: number[] = [];
+      for (let round = 0; round < 8; round++) {
+        const burst = await Promise.all(
+          tabs.map((tab) => tab.evaluate(() => Promise.all(Array.from({ length: 10 }, () => window.sessauth.fetch('/me').then((r) => r.status))))),
+        );
+        statuses.push(...burst.flat());
+        await sleep(700);
+      }
+      const events = (await Promise.all(tabs.map(eventsOf))).flat();
+      await context.close();
+      console.log(`[${adapter}] ${statuses.length} requests, ${refreshStatuses.length} refreshes, events:`,
+        Object.entries(events.reduce<Record<string, number>>((n, e) => ({ ...n, [e]: (n[e] ?? 0) + 1 }), {})));
+
+      expect(statuses).toHaveLength(8 * 4 * 10);
+      expect(statuses.filter((status) => status !== 200)).toEqual([]);
+      expect(refreshStatuses.length).toBeGreaterThanOrEqual(3); // several expiries were crossed
+      expect(refreshStatuses.filter((status) => status !== 200)).toEqual([]);
+      // One tab refreshed each time and the others adopted its token.
+      expect(events.filter((e) => e === 'refreshed:other-tab').length).toBeGreaterThanOrEqual(refreshStatuses.length);
+      expect(events.filter((e) => e.startsWith('signed-out'))).toEqual([]);
+      expect(server.reuseWarnings()).toEqual([]);
+      expect(tabs.flatMap((tab) => tab.errors)).toEqual([]);
+    });
+
+    it('two devices see each other; one signs the other out; "sign out everywhere" ends both', async () => {
+      const [laptop, phone] = [await newDevice(chromium, LONDON), await newDevice(chromium, LISBON)];
+      const a = await openDemo(laptop, server.baseUrl);
+      await signIn(a, 'alice', 'alice-password');
+      const b = await openDemo(phone, server.baseUrl);
+      await signIn(b, 'alice', 'alice-password');
+      await a.click('#reload');
+      await waitForRows(a, 2);
+      const rows = await sessionRows(a);
+      expect(rows.filter((row) => row.current)).toEqual([expect.objectContaining({ ip: LONDON, place: 'London, United Kingdom' })]);
+      expect(rows.find((row) => row.current)!.browser).toMatch(/^Chrome.* on Linux\s*this device$/);
+      expect(rows.filter((row) => !row.current)).toEqual([expect.objectContaining({ ip: LISBON, place: 'Lisbon, Portugal' })]);
+      expect((await sessionRows(b)).find((row) => row.current)?.ip).toBe(LISBON);
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await a.screenshot({ path: `${SCREENSHOTS}demo-${adapter}-signed-in.png`, fullPage: true });
+
+      // The laptop signs the phone out; the phone loses access on its next request.
+      await a.click('#sessions tr:not(.current) button');
+      await waitForRows(a, 1);
+      await nextRequest(b);
+      await signedOut(b);
+      await waitForEvent(b, 'signed-out:revoked');
+      expect(await b.textContent('#message')).toContain('This device was signed out');
+
+      // Both in again, then "sign out everywhere" from the laptop.
+      await signIn(b, 'alice', 'alice-password');
+      await a.click('#reload');
+      await waitForRows(a, 2);
+      await a.click('#sign-out-everywhere');
+      await signedOut(a);
+      expect(await a.textContent('#message')).toBe('You are signed out.');
+      await a.screenshot({ path: `${SCREENSHOTS}demo-${adapter}-after-sign-out-everywhere.png`, fullPage: true });
+      await nextRequest(b);
+      await signedOut(b);
+      expect((await eventsOf(b)).filter((e) => e === 'signed-out:revoked')).toHaveLength(2);
+      await b.screenshot({ path: `${SCREENSHOTS}demo-${adapter}-other-device-after-sign-out-everywhere.png`, fullPage: true });
+      expect(await a.evaluate(() => window.sessauth.fetch('/me').then(() => 'sent', (e: { code: string }) => e.code))).toBe('signed_out');
+      expect([...a.errors, ...b.errors]).toEqual([]);
+      await Promise.all([laptop.close(), phone.close()]);
+    });
+
+    it('a refresh whose response is lost signs every tab out (ambiguous) and is never retried', async () => {
+      const context = await newDevice(chromium, LONDON);
+      const page = await openDemo(context, server.baseUrl);
+      await signIn(page, 'bob', 'bob-password');
+      const other = await openDemo(context, server.baseUrl);
+      await signedIn(other);
+      const reachedServer: number[] = [];
+      // The server gets the refresh and rotates the token; the browser never sees the answer.
+      await context.route('**/auth/refresh/', async (route) => {
+        reachedServer.push((await route.fetch()).status());
+        await route.abort('connectionreset');
+      });
+      await waitForEvent(page, 'signed-out:ambiguous');
+      await waitForEvent(other, 'signed-out:ambiguous');
+      await signedOut(page);
+      expect(await page.textContent('#message')).toContain('connection dropped');
+      // Any later call stays signed out instead of presenting the old token again.
+      expect(await other.evaluate(() => window.sessauth.fetch('/me').then(() => 'sent', (e: { code: string }) => e.code))).toBe('signed_out');
+      await sleep(2_500); // longer than a token's life: time enough for a wrongful retry
+      expect(reachedServer).toEqual([200]);
+      expect(server.reuseWarnings()).toEqual([]);
+      expect([...page.errors, ...other.errors]).toEqual([]);
+      await context.close();
+    });
+  });
+}

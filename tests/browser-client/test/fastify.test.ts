@@ -1,0 +1,4 @@
+import { describeBrowserClient } from './describe-browser-client.js';
+import { launchChromium } from './support/chromium.js';
+
+describeBrowserClient('fastify', await launchChromium());
