@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,8 +37,12 @@ describe('mmdb provider with a real database file', () => {
     await expect(createMmdbProvider({ path: '/nonexistent/file.mmdb' })).rejects.toThrow(SettingsError);
     await expect(createMmdbProvider({ path: '/nonexistent/file.mmdb' })).rejects.toThrow(/JWT_GEOLOCATION_PROVIDER: cannot read the mmdb file \(ENOENT\)/);
     const dir = mkdtempSync(join(tmpdir(), 'sessauth-mmdb-'));
-    writeFileSync(join(dir, 'fake.mmdb'), 'not a database at all');
-    await expect(createMmdbProvider({ path: join(dir, 'fake.mmdb') })).rejects.toThrow(/not a MaxMind-format database/);
+    try {
+      writeFileSync(join(dir, 'fake.mmdb'), 'not a database at all');
+      await expect(createMmdbProvider({ path: join(dir, 'fake.mmdb') })).rejects.toThrow(/not a MaxMind-format database/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('locates a login from a public address, and never looks up a private one', async () => {
