@@ -1,10 +1,10 @@
 import express from 'express';
-import { SessauthError } from '@sessauth/core';
 import { requireAuth, sessauthRouter, type AuthenticatedRequest } from '@sessauth/express';
 import { readNodeBody, writeSessauthResponse } from '@sessauth/node-http';
-import { CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, demoPageHtml, newPasswordOf, type DemoUser } from '@sessauth/example-shared';
+import { CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, demoPageHtml, parseJsonBytes, type DemoUser } from '@sessauth/example-shared';
 
-const { config, auth, users } = await createExampleApp(process.env);
+const example = await createExampleApp(process.env);
+const { config, auth } = example;
 const app = express();
 app.disable('x-powered-by');
 
@@ -17,18 +17,8 @@ app.get('/me', requireAuth(auth), (req, res) => {
 
 // Changing the password changes the security stamp and ends every session of the user.
 app.post('/me/password', requireAuth(auth), async (req, res) => {
-  const { user } = (req as AuthenticatedRequest<DemoUser>).auth;
   try {
-    let body: unknown;
-    try {
-      body = JSON.parse(new TextDecoder().decode(await readNodeBody(req, 16_384)));
-    } catch (error) {
-      throw error instanceof SessauthError ? error : new SessauthError('invalid_request');
-    }
-    const newPassword = newPasswordOf(body);
-    if (newPassword === null) throw new SessauthError('invalid_request');
-    await users.changePassword(user, newPassword);
-    await auth.invalidateAllForUser(user.id);
+    await example.changePassword((req as AuthenticatedRequest<DemoUser>).auth.user, parseJsonBytes(await readNodeBody(req, 16_384)));
     res.status(200).end();
   } catch (error) {
     writeSessauthResponse(res, auth.errorResponse(error));

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyReply } from 'fastify';
 import { SessauthError } from '@sessauth/core';
 import { sessauthFastify, sessauthFrameworkErrors } from '@sessauth/fastify';
-import { CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, demoPageHtml, newPasswordOf, type DemoUser } from '@sessauth/example-shared';
+import { CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, demoPageHtml, type DemoUser } from '@sessauth/example-shared';
 
 // Types `request.auth.user` as the demo's user everywhere in this app.
 declare module '@sessauth/fastify' {
@@ -10,7 +10,8 @@ declare module '@sessauth/fastify' {
   }
 }
 
-const { config, auth, users } = await createExampleApp(process.env);
+const example = await createExampleApp(process.env);
+const { config, auth } = example;
 // frameworkErrors: a URL Fastify's router refuses (bad percent-encoding) under the prefix gets the core's answer.
 const app = Fastify({ frameworkErrors: sessauthFrameworkErrors(auth) });
 await app.register(sessauthFastify, { auth });
@@ -29,11 +30,8 @@ app.get('/me', { preHandler: app.requireAuth }, async (request) => {
 // Changing the password changes the security stamp and ends every session of the user.
 // The body goes through Fastify's own JSON parser: the plugin's raw handling stops at its prefix.
 app.post('/me/password', { preHandler: app.requireAuth, bodyLimit: 16_384 }, async (request, reply) => {
-  const newPassword = newPasswordOf(request.body);
-  if (newPassword === null) return sendError(reply, new SessauthError('invalid_request'));
   try {
-    await users.changePassword(request.auth.user, newPassword);
-    await auth.invalidateAllForUser(request.auth.user.id);
+    await example.changePassword(request.auth.user, request.body);
     return reply.code(200).send();
   } catch (error) {
     return sendError(reply, error);

@@ -5,11 +5,12 @@ import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { SessauthError, type AuthContext } from '@sessauth/core';
 import { createFetchHandler } from '@sessauth/fetch';
-import { CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, demoPageHtml, newPasswordOf, type DemoUser } from '@sessauth/example-shared';
+import { CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, demoPageHtml, type DemoUser } from '@sessauth/example-shared';
 
 type Env = { Variables: { auth: AuthContext<DemoUser> } };
 
-const { config, auth, users } = await createExampleApp(process.env);
+const example = await createExampleApp(process.env);
+const { config, auth } = example;
 const sessauth = createFetchHandler(auth);
 const app = new Hono<Env>();
 
@@ -40,15 +41,11 @@ const passwordBodyLimit = bodyLimit({
   onError: () => sessauth.errorResponse(new SessauthError('payload_too_large')),
 });
 app.post('/me/password', requireAuth, passwordBodyLimit, async (c) => {
-  const { user } = c.get('auth');
   try {
     const body: unknown = await c.req.json().catch(() => {
       throw new SessauthError('invalid_request');
     });
-    const newPassword = newPasswordOf(body);
-    if (newPassword === null) throw new SessauthError('invalid_request');
-    await users.changePassword(user, newPassword);
-    await auth.invalidateAllForUser(user.id);
+    await example.changePassword(c.get('auth').user, body);
     return c.body(null, 200);
   } catch (error) {
     return sessauth.errorResponse(error);

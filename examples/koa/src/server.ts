@@ -2,11 +2,12 @@ import Koa, { type Middleware, type ParameterizedContext } from 'koa';
 import { SessauthError } from '@sessauth/core';
 import { requireAuth, sessauthMiddleware, type SessauthState } from '@sessauth/koa';
 import { readNodeBody } from '@sessauth/node-http';
-import { CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, demoPageHtml, newPasswordOf, type DemoUser } from '@sessauth/example-shared';
+import { CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, demoPageHtml, parseJsonBytes, type DemoUser } from '@sessauth/example-shared';
 
 type AuthedContext = ParameterizedContext<SessauthState<DemoUser>>;
 
-const { config, auth, users } = await createExampleApp(process.env);
+const example = await createExampleApp(process.env);
+const { config, auth } = example;
 const app = new Koa();
 const guard = requireAuth(auth);
 
@@ -35,18 +36,8 @@ app.use(
 // Changing the password changes the security stamp and ends every session of the user.
 app.use(
   guarded('POST', '/me/password', async (ctx) => {
-    const { user } = ctx.state.auth;
     try {
-      let body: unknown;
-      try {
-        body = JSON.parse(new TextDecoder().decode(await readNodeBody(ctx.req, 16_384)));
-      } catch (error) {
-        throw error instanceof SessauthError ? error : new SessauthError('invalid_request');
-      }
-      const newPassword = newPasswordOf(body);
-      if (newPassword === null) throw new SessauthError('invalid_request');
-      await users.changePassword(user, newPassword);
-      await auth.invalidateAllForUser(user.id);
+      await example.changePassword(ctx.state.auth.user, parseJsonBytes(await readNodeBody(ctx.req, 16_384)));
       ctx.body = '';
       ctx.remove('content-type');
     } catch (error) {

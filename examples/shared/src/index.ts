@@ -1,4 +1,4 @@
-export { createExampleApp, newPasswordOf, type ExampleApp } from './example-app.js';
+export { createExampleApp, parseJsonBytes, type ExampleApp } from './example-app.js';
 export { DemoUserDirectory, type DemoUser } from './demo-users.js';
 export { exampleConfigFromEnv, type ExampleConfig } from './env-config.js';
 export { storesFromUrl, type ExampleStores } from './store-from-url.js';
