@@ -21,3 +21,4 @@ export type {
   RateLimitStoreFactory,
   StoreFactory,
 } from './http/conformance-types.js';
+export { createAdapterTestEngine, type AdapterTestUser } from './http/adapter-test-engine.js';

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { sessauthFastify, sessauthFrameworkErrors } from '../src/index.js';
-import { testEngine, type TestUser } from './test-engine.js';
+import { createAdapterTestEngine as testEngine, type AdapterTestUser as TestUser } from '@sessauth/conformance';
 
 // The host types `request.auth.user` once, by declaration merging.
 declare module '../src/types.js' {

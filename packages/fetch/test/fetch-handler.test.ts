@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFetchHandler } from '../src/index.js';
-import { testEngine } from './test-engine.js';
+import { createAdapterTestEngine as testEngine } from '@sessauth/conformance';
 
 const BASE = 'http://app.test';
 const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({

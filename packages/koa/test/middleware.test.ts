@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import Koa from 'koa';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { requireAuth, sessauthMiddleware } from '../src/index.js';
-import { testEngine, type TestUser } from './test-engine.js';
+import { createAdapterTestEngine as testEngine, type AdapterTestUser as TestUser } from '@sessauth/conformance';
 
 let server: Server | undefined;
 afterEach(async () => {

@@ -1,19 +1,22 @@
 import { createSessauth, MemorySessionStore, SessauthError, type Sessauth, type SessauthOptions } from '@sessauth/core';
 
-export interface TestUser {
+export interface AdapterTestUser {
   id: string;
   username: string;
 }
 
-const alice: TestUser = { id: 'u-alice', username: 'alice' };
+const alice: AdapterTestUser = { id: 'u-alice', username: 'alice' };
 
-/** An engine over the in-memory store with one user, alice:pw (no hashing: these tests are about translation). */
-export function testEngine(overrides: Partial<SessauthOptions> = {}): Promise<Sessauth<TestUser>> {
-  return createSessauth<TestUser>({
+/**
+ * A small engine for an adapter's own tests (translation details, not the contract):
+ * the in-memory store, one user `alice` with password `pw` and no hashing, no throttling.
+ */
+export function createAdapterTestEngine(overrides: Partial<SessauthOptions> = {}): Promise<Sessauth<AdapterTestUser>> {
+  return createSessauth<AdapterTestUser>({
     options: {
-      secretKey: 'fetch-adapter-test-secret-xx-0123456789abcdefghij',
+      secretKey: 'adapter-test-secret-0123456789abcdefghijklmnopqrstuv',
       issuer: 'https://issuer.test',
-      audience: 'sessauth-fetch-test',
+      audience: 'sessauth-adapter-test',
       loginThrottleRate: '0',
       refreshThrottleRate: '0',
       ...overrides,
