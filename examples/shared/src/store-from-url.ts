@@ -35,7 +35,7 @@ export async function storesFromUrl(url: string): Promise<ExampleStores> {
     const opened = await openKyselyFromUrl(url);
     await migrateToLatest(opened.db);
     return {
-      sessionStore: createKyselyStore(opened.db),
+      sessionStore: createKyselyStore(opened.db, { directReads: opened.directReads }),
       rateLimitStore: new KyselyRateLimitStore(opened.db),
       close: () => opened.destroy(),
     };

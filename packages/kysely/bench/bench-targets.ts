@@ -132,11 +132,12 @@ export async function openSqlite(file: string): Promise<BenchTarget> {
   const get = database.prepare(`select * from ${table} where id = ?`);
   const rotate = database.prepare(rotateSql(table, 'named', true).text);
   // Same file, same connection object; only the statement cache differs.
-  const tuned = new Kysely<unknown>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const cached = withStatementCache(database);
+  const tuned = new Kysely<unknown>({ dialect: new SqliteDialect({ database: cached }) });
   return {
     name: 'SQLite (better-sqlite3)',
     dialect: 'sqlite',
-    store: new KyselySessionStore(tuned, { tableName: table }),
+    store: new KyselySessionStore(tuned, { tableName: table, directReads: cached }),
     storePlain: new KyselySessionStore(db, { tableName: table }),
     builderGet: builder(db, table),
     // Synchronous driver: wrapped in a promise so the loop awaits alike.

@@ -147,7 +147,7 @@ async function main(): Promise<void> {
     '(so load drift on a shared machine hits them alike); 100,000 seeded sessions; pools of 32 connections.',
     'Raw driver = a prepared statement: better-sqlite3 `prepare().get()` (statement kept), pg `query({ name, text, values })`,',
     'mysql2 `execute`. Store = `findSession` / `rotateRefresh` (row-to-record mapping included) over a Kysely instance',
-    'built with the optional helper (`withNamedStatements(pool)` on pg, `withStatementCache(database)` on SQLite, none on',
+    'built with the optional helper (`withNamedStatements(pool)` on pg, `withStatementCache(database)` passed as `directReads` too on SQLite, none on',
     'MySQL); plain-Kysely store = the same store over a plain Kysely instance.',
     'Builder-per-call = `db.selectFrom(t).selectAll().where(\'id\', \'=\', id).executeTakeFirst()`.',
     'Rotate on MariaDB is UPDATE + read-back in both columns (no UPDATE ... RETURNING).',

@@ -5,7 +5,7 @@ export { KyselyRateLimitStore, type KyselyRateLimitStoreOptions } from './rate-l
 export { migrateToLatest, type MigrateOptions, type MigrateSummary } from './migrate.js';
 export { openKyselyFromUrl, type OpenFromUrlOptions, type OpenedDatabase } from './open-from-url.js';
 export { withNamedStatements } from './dialects/postgres-named-statements.js';
-export { withStatementCache } from './dialects/sqlite-statement-cache.js';
+export { withStatementCache, type SqliteDirectReads } from './dialects/sqlite-statement-cache.js';
 export type { DialectName } from './dialects/sql-dialect.js';
 export {
   DEFAULT_SESSION_TABLE,

@@ -12,7 +12,7 @@ import { listSessionsForAdmin } from './admin-listing.js';
 import { createSession } from './create-session.js';
 import { purgeExpired } from './purge-expired.js';
 import { rotateRefresh } from './rotate-refresh.js';
-import { toRecord } from './session-row.js';
+import { toRecord, type SessionRow } from './session-row.js';
 import { affectedRows, createStoreContext, type KyselyStoreOptions, type StoreContext } from './store-context.js';
 import { guard } from './store-guard.js';
 
@@ -35,8 +35,9 @@ export class KyselySessionStore<DB = unknown> implements SessionStore {
 
   findSession(id: string): Promise<SessionRecord | null> {
     return guard('findSession', async () => {
-      const { rows } = await this.#ctx.db.executeQuery(this.#ctx.queries.findById.bind({ id }));
-      const row = rows[0];
+      const query = this.#ctx.queries.findById.bind({ id });
+      const rows = this.#ctx.directReads?.readHot(query.sql, query.parameters) ?? (await this.#ctx.db.executeQuery(query)).rows;
+      const row = rows[0] as SessionRow | undefined;
       return row === undefined ? null : toRecord(row);
     });
   }

@@ -1,7 +1,7 @@
 import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
 import { withNamedStatements } from './dialects/postgres-named-statements.js';
 import type { DialectName } from './dialects/sql-dialect.js';
-import { withStatementCache } from './dialects/sqlite-statement-cache.js';
+import { withStatementCache, type SqliteDirectReads } from './dialects/sqlite-statement-cache.js';
 
 export interface OpenFromUrlOptions {
   /** Connections in the pool (PostgreSQL, MySQL). @default 10 */
@@ -25,6 +25,8 @@ export interface OpenFromUrlOptions {
 export interface OpenedDatabase {
   readonly db: Kysely<unknown>;
   readonly dialect: DialectName;
+  /** SQLite with prepared statements: pass to `createKyselyStore` as `directReads`. */
+  readonly directReads: SqliteDirectReads | undefined;
   /** Closes the pool (or the SQLite file). */
   destroy(): Promise<void>;
 }
@@ -44,6 +46,7 @@ export async function openKyselyFromUrl(url: string, options: OpenFromUrlOptions
   const scheme = /^([a-z]+):/i.exec(url)?.[1]?.toLowerCase();
   let dialect: Dialect;
   let name: DialectName;
+  let directReads: SqliteDirectReads | undefined;
   if (scheme === 'postgres' || scheme === 'postgresql') {
     const pg = await loadDriver('pg', () => import('pg'));
     const Pool = pg.Pool ?? pg.default.Pool;
@@ -86,13 +89,15 @@ export async function openKyselyFromUrl(url: string, options: OpenFromUrlOptions
     const database = new Database(path, { timeout });
     // WAL lets readers run beside the writer; busy_timeout (above) queues writers.
     if (path !== ':memory:') database.pragma('journal_mode = WAL');
-    dialect = new SqliteDialect({ database: prepared ? withStatementCache(database) : database });
+    const cached = prepared ? withStatementCache(database) : undefined;
+    directReads = cached;
+    dialect = new SqliteDialect({ database: cached ?? database });
     name = 'sqlite';
   } else {
     throw new TypeError('@sessauth/kysely: unsupported database URL; use postgres://, mysql://, mariadb:// or sqlite:<path>');
   }
   const db = new Kysely<unknown>({ dialect });
-  return { db, dialect: name, destroy: () => db.destroy() };
+  return { db, dialect: name, directReads, destroy: () => db.destroy() };
 }
 
 async function loadDriver<T>(name: string, load: () => Promise<T>): Promise<T> {

@@ -1,6 +1,7 @@
 import type { Kysely, QueryResult } from 'kysely';
 import { resolveDialect } from './dialects/resolve-dialect.js';
 import type { DialectName, SqlDialect } from './dialects/sql-dialect.js';
+import type { SqliteDirectReads } from './dialects/sqlite-statement-cache.js';
 import { tableNames, type SessionDb, type TableNames } from './schema.js';
 import { prepareSessionQueries, type SessionQueries } from './session-queries.js';
 
@@ -11,6 +12,12 @@ export interface KyselyStoreOptions {
   tableName?: string;
   /** Rows per DELETE statement in `purgeExpired`. @default 1000 */
   purgeBatchSize?: number;
+  /**
+   * SQLite only: the `withStatementCache` database given to the dialect. The read
+   * behind every authenticated request then runs its prepared statement directly
+   * when no transaction is open, without kysely's per-query connection lock.
+   */
+  directReads?: SqliteDirectReads;
 }
 
 /** What every store operation needs: the database, its dialect, names and prepared statements. */
@@ -21,6 +28,7 @@ export interface StoreContext {
   readonly queries: SessionQueries;
   /** Rows deleted per DELETE statement of a purge. */
   readonly purgeBatchSize: number;
+  readonly directReads: SqliteDirectReads | undefined;
 }
 
 /** Validates the options and compiles the hot statements once, for this dialect. */
@@ -38,6 +46,7 @@ export function createStoreContext<DB>(db: Kysely<DB>, options: KyselyStoreOptio
     names,
     queries: prepareSessionQueries(sessionDb, names.session, dialect),
     purgeBatchSize,
+    directReads: options.directReads,
   };
 }
 

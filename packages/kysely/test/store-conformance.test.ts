@@ -9,7 +9,7 @@ for (const target of [...ALL_TARGETS, ...TUNED_TARGETS]) {
   describeStoreConformance(`kysely ${target.label}`, async () => {
     const database = await target.open();
     if (database === null) return null;
-    return { store: new KyselySessionStore(database.db, { tableName: database.tableName }), close: database.close };
+    return { store: new KyselySessionStore(database.db, { tableName: database.tableName, directReads: database.directReads }), close: database.close };
   });
 
   describeRateLimitConformance(`kysely ${target.label}`, async () => {

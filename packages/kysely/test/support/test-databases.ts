@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reachService } from '@sessauth/conformance';
 import { sql, type Kysely } from 'kysely';
-import { migrateToLatest, type DialectName } from '../../src/index.js';
+import { migrateToLatest, type DialectName, type SqliteDirectReads } from '../../src/index.js';
 import { openKyselyFromUrl } from '../../src/open-from-url.js';
 
 export const POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -16,6 +16,8 @@ export interface TestDatabase {
   readonly dialect: DialectName;
   readonly tableName: string;
   readonly rateLimitTableName: string;
+  /** SQLite with prepared statements: the direct-read path of `findSession`. */
+  readonly directReads: SqliteDirectReads | undefined;
   /** Drops this run's tables and closes the pool. */
   close(): Promise<void>;
 }
@@ -49,6 +51,7 @@ async function openMigrated(url: string, preparedStatements: boolean, cleanup: (
     dialect: opened.dialect,
     tableName,
     rateLimitTableName,
+    directReads: opened.directReads,
     async close() {
       try {
         for (const table of [
