@@ -1,11 +1,3 @@
-import { defineConfig } from 'tsup';
+import { libraryBuild } from '../../tsup.library.js';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  treeshake: true,
-  target: 'node20',
-});
+export default libraryBuild();
