@@ -1,14 +1,19 @@
 import { systemClock } from './clock.js';
-import type { Engine } from './engine.js';
-import { handleRequest } from './http/handler.js';
+import { EventBus } from './events/event-bus.js';
+import { emitRevoke } from './events/emit-session-events.js';
+import { handleRequest, isOurPath } from './http/handler.js';
 import { errorToResponse } from './http/response.js';
 import { consoleLogger } from './logger.js';
 import { parseCidrs } from './net/parse-cidrs.js';
 import { isResolvedOptions, resolveOptions } from './options/resolve-options.js';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit-store.js';
+import { adminListerOf } from './store/store-port.js';
+import { changePasswordRoute } from './routes/change-password.js';
 import { authenticate } from './session/authenticate.js';
 import { createStampDigest } from './session/security-stamp.js';
 import type { Sessauth, SessauthConfig } from './sessauth.js';
+import type { AdminCapability, Engine } from './engine.js';
+import { IntegrationError } from './errors/sessauth-error.js';
 import { createTokenService } from './tokens/token-service.js';
 
 /**
@@ -16,8 +21,12 @@ import { createTokenService } from './tokens/token-service.js';
  * naming it), keys imported once, trusted proxies parsed once.
  */
 export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sessauth<U>> {
-  const options = isResolvedOptions(config.options) ? config.options : resolveOptions(config.options);
+  // An unknown option key is warned about through the host's logger when it passes one.
+  const options = isResolvedOptions(config.options)
+    ? config.options
+    : resolveOptions(config.options, config.logger === undefined ? {} : { logger: config.logger });
   const clock = config.clock ?? systemClock;
+  const logger = config.logger ?? consoleLogger;
   const engine: Engine<U> = {
     options,
     store: config.store,
@@ -25,19 +34,38 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     authenticator: config.authenticator,
     rateLimitStore: config.rateLimitStore ?? new MemoryRateLimitStore(),
     geolocation: config.geolocation ?? null,
-    isAdmin: config.isAdmin ?? (() => false),
+    admin: adminCapability(config),
     tokens: await createTokenService(options, clock),
     trustedProxies: parseCidrs(options.trustedProxyCidrs),
     clock,
-    logger: config.logger ?? consoleLogger,
+    logger,
+    events: new EventBus(logger, config.events),
     stampDigest: await createStampDigest(options.secretKey),
   };
   return {
     options,
     handle: (request) => handleRequest(engine, request),
+    handles: (target) => isOurPath(options, target, engine.admin !== null),
     authenticate: (input) => authenticate(engine, input),
+    authenticateOptional: async (input) => (input.authorization === undefined || input.authorization.length === 0 ? null : authenticate(engine, input)),
     errorResponse: (error) => errorToResponse(error, engine.logger),
-    invalidateAllForUser: (userId) => engine.store.expireAllForUser(userId, clock.now()),
+    changePassword: (request, caller, setPassword) => changePasswordRoute(engine, request, caller, setPassword),
+    invalidateAllForUser: async (userId) => {
+      const count = await engine.store.expireAllForUser(userId, clock.now());
+      emitRevoke(engine, userId, null, count, 'invalidate_all');
+      return count;
+    },
+    on: (name, handler) => engine.events.on(name, handler),
     purgeExpired: () => engine.store.purgeExpired(clock.now()),
   };
+}
+
+function adminCapability<U>(config: SessauthConfig<U>): AdminCapability<U> | null {
+  if (config.admin === undefined) return null;
+  const { store } = config;
+  if (typeof store.listSessionsForAdmin !== 'function') {
+    throw new IntegrationError('admin: the admin listing needs a store with listSessionsForAdmin (the memory, Kysely and Redis stores have it)');
+  }
+  if (typeof config.admin.isAdmin !== 'function') throw new IntegrationError('admin.isAdmin must be a function of the user');
+  return { isAdmin: config.admin.isAdmin, list: adminListerOf(store) };
 }

@@ -12,11 +12,10 @@ export { settingsFromEnv } from './options/settings-from-env.js';
 // Errors
 export type { ErrorCode } from './errors/error-codes.js';
 export { ERROR_STATUS } from './errors/error-codes.js';
-export { SessauthError, StoreUnavailableError, SettingsError } from './errors/sessauth-error.js';
+export { SessauthError, StoreUnavailableError, SettingsError, RequestAbortedError, IntegrationError } from './errors/sessauth-error.js';
 
-// Framework-neutral HTTP shape (what adapters translate)
-export type { SessauthRequest, SessauthResponse, RequestHeaders, SetCookie } from './http/sessauth-request.js';
-export { headersFromRawList } from './http/request-headers.js';
+// Framework-neutral HTTP shape (also on `@sessauth/core/adapter`, its home for adapter authors)
+export type { SessauthRequest, SessauthResponse, RequestHeaders } from './http/sessauth-request.js';
 export { readLimitedStream } from './http/read-limited-stream.js';
 
 // Storage and rate-limit ports, and the in-memory reference implementations
@@ -35,10 +34,12 @@ export { MemorySessionStore } from './store/memory-store.js';
 export { MemoryRateLimitStore } from './rate-limit/memory-rate-limit-store.js';
 export { encodeAdminCursor, decodeAdminCursor } from './store/admin-cursor.js';
 export { isActive } from './session/session-state.js';
-export { toPublicSession, type PublicSession } from './session/to-public-session.js';
+export { toPublicSession } from './session/to-public-session.js';
+export type { PublicSession, TokenResponseBody, CsrfResponseBody, ErrorResponseBody } from './wire-types.js';
 
 // Users, login flows, passwords
-export type { UserPort, Authenticator } from './users/user-port.js';
+export type { UserPort, Authenticator, AuthenticatorContext } from './users/user-port.js';
+export type { SetPassword } from './routes/change-password.js';
 export type { PasswordHasher } from './password/password-hasher.js';
 export { createPasswordAuthenticator } from './password/password-authenticator.js';
 
@@ -49,15 +50,29 @@ export type { Location, GeolocationProvider } from './geo/location.js';
 export { describeUserAgent } from './ua/describe-user-agent.js';
 export { normalizeIp } from './net/ip-address.js';
 
+// Session lifecycle events
+export type {
+  SessauthEventMap,
+  SessauthEventName,
+  SessauthEventHandler,
+  SessauthEventHandlers,
+  LoginEvent,
+  LoginFailedEvent,
+  RefreshEvent,
+  RevokeEvent,
+  RevokeReason,
+  ReuseDetectedEvent,
+} from './events/session-events.js';
+
 // Time and logs
 export type { Clock } from './clock.js';
 export { systemClock } from './clock.js';
-export type { Logger } from './logger.js';
-export { consoleLogger } from './logger.js';
+export type { Logger, LogLevel } from './logger.js';
+export { consoleLogger, createConsoleLogger } from './logger.js';
 
 // Admin listing (served by `handle` under `adminPrefix`; `createAdminListing` for a host's own admin login)
-export { createAdminListing, type AdminListingOptions, type AdminListingRequest } from './admin/host-admin-listing.js';
-export type { AdminSessionJson, AdminSessionStatus } from './admin/admin-session-view.js';
+export { createAdminListing, type AdminListingOptions, type AdminListingRequest } from './admin/host-listing.js';
+export type { AdminSessionJson, AdminSessionStatus } from './admin/session-view.js';
 
 // Built-in HTTPS geolocation provider (the offline one is on `@sessauth/core/mmdb`)
 export { createIpapiProvider, type IpapiProviderOptions } from './geo/ipapi-provider.js';

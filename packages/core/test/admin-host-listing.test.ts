@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAdminListing } from '../src/admin/host-admin-listing.js';
+import { createAdminListing } from '../src/admin/host-listing.js';
 import { StoreUnavailableError } from '../src/errors/sessauth-error.js';
 import { MemorySessionStore } from '../src/store/memory-store.js';
 import { apiLogin, createHarness, silentLogger } from './helpers/sessauth-harness.js';

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../src/errors/sessauth-error.js';
 import { MemorySessionStore } from '../src/store/memory-store.js';
-import type { AdminSessionJson } from '../src/admin/admin-session-view.js';
+import type { SessionStore } from '../src/store/store-port.js';
+import type { AdminSessionJson } from '../src/admin/session-view.js';
 import { apiLogin, createHarness, sessauthRequest } from './helpers/sessauth-harness.js';
 
 const PREFIX = '/admin/sessauth/session';
@@ -194,5 +195,39 @@ describe('admin listing: routing', () => {
     const token = await apiLogin(auth, 'alice');
     expect((await auth.handle(sessauthRequest({ path: '/ops/sessions/', query: 'format=json', headers: { authorization: `Bearer ${token}` } })))?.status).toBe(200);
     expect(await auth.handle(sessauthRequest({ path: `${PREFIX}/`, headers: { authorization: `Bearer ${token}` } }))).toBeNull();
+  });
+});
+
+describe('the admin listing is opt-in', () => {
+  it('without `admin` its paths are not ours: the host gets them, and a default install has one login endpoint', async () => {
+    const { auth } = await createHarness({ admin: false });
+    for (const path of ['/admin/sessauth/session/', '/admin/sessauth/session/sign-in/']) {
+      expect(auth.handles(path)).toBe(false);
+      expect(await auth.handle(sessauthRequest({ method: 'GET', path }))).toBeNull();
+    }
+    expect(auth.handles('/auth/login/')).toBe(true);
+  });
+
+  it('with `admin` it is served', async () => {
+    const { auth } = await createHarness();
+    expect(auth.handles('/admin/sessauth/session/')).toBe(true);
+    expect((await auth.handle(sessauthRequest({ method: 'GET', path: '/admin/sessauth/session/sign-in/' })))?.status).toBe(200);
+  });
+
+  it('refuses at start-up a store without listSessionsForAdmin, naming it', async () => {
+    const store = new MemorySessionStore();
+    const bare: SessionStore = {
+      createSession: (input) => store.createSession(input),
+      findSession: (id) => store.findSession(id),
+      rotateRefresh: (input) => store.rotateRefresh(input),
+      expireSession: (id, userId, now) => store.expireSession(id, userId, now),
+      expireAllForUser: (userId, now) => store.expireAllForUser(userId, now),
+      listActiveSessions: (userId, now) => store.listActiveSessions(userId, now),
+      touchSession: (id, now) => store.touchSession(id, now),
+      purgeExpired: (now) => store.purgeExpired(now),
+    };
+    await expect(createHarness({ store: bare as never })).rejects.toThrow(/listSessionsForAdmin/);
+    const { auth } = await createHarness({ store: bare as never, admin: false });
+    expect(auth.handles('/auth/login/')).toBe(true);
   });
 });

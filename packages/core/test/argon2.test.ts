@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argon2PasswordHasher } from '../src/password/argon2.js';
+import { argon2PasswordHasher, createArgon2PasswordHasher } from '../src/password/argon2.js';
 
 describe('argon2PasswordHasher', () => {
   it('hashes with argon2id m=19456 t=2 p=1 and a fresh salt', async () => {
@@ -31,5 +31,32 @@ describe('argon2PasswordHasher', () => {
     ['$2b$12$abcdefghijklmnopqrstuuABCDEFGHIJKLMNOPQRSTUVWXYZ01234'],
   ])('returns false (never throws) for the malformed hash %j', async (hash) => {
     await expect(argon2PasswordHasher.verify(hash, 'anything')).resolves.toBe(false);
+  });
+});
+
+describe('createArgon2PasswordHasher: the cost ceiling', () => {
+  const events: Array<{ event: string; fields: unknown }> = [];
+  const logger = {
+    warn: (event: string, fields?: unknown) => events.push({ event, fields }),
+    error: (event: string, fields?: unknown) => events.push({ event, fields }),
+  };
+  const hasher = createArgon2PasswordHasher({ ceiling: { memoryCost: 65_536, timeCost: 4, parallelism: 2 }, logger });
+
+  it.each([
+    ['memory', '$argon2id$v=19$m=4194304,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNo'],
+    ['passes', '$argon2id$v=19$m=19456,t=1000,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNo'],
+    ['lanes', '$argon2id$v=19$m=19456,t=2,p=16$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNo'],
+  ])('refuses a stored hash over the ceiling (%s) without running it, and logs it without the hash', async (_, stored) => {
+    events.length = 0;
+    await expect(hasher.verify(stored, 'whatever')).resolves.toBe(false);
+    expect(events.map((e) => e.event)).toEqual(['password_hash_over_cost_ceiling']);
+    expect(JSON.stringify(events)).not.toContain('c2FsdHNhbHRzYWx0');
+  });
+
+  it('verifies hashes within the ceiling, made with the default parameters', async () => {
+    events.length = 0;
+    const stored = await hasher.hash('correct horse');
+    await expect(hasher.verify(stored, 'correct horse')).resolves.toBe(true);
+    expect(events).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCookieHeader, serializeCookie } from '../src/http/cookies.js';
-import type { SetCookie } from '../src/http/sessauth-request.js';
+import type { SetCookie } from '../src/http/cookies.js';
 
 describe('parseCookieHeader', () => {
   it('gives an empty map without headers', () => {

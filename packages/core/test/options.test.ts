@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SettingsError } from '../src/errors/sessauth-error.js';
 import type { SessauthOptions } from '../src/options/options.js';
 import { isResolvedOptions, resolveOptions } from '../src/options/resolve-options.js';
+import { SETTING_NAMES } from '../src/options/setting-names.js';
 import { pemPair, type PemPair } from './helpers/pem-keys.js';
 
 const SECRET = 'an-hmac-secret-of-exactly-32-by!';
@@ -145,8 +146,11 @@ describe('resolveOptions: each validation names its setting', () => {
     ['customClaims not a function', { customClaims: { role: 'x' } }, 'customClaims'],
   ])('%s', (_, overrides, setting) => {
     const error = settingErrorOf({ ...base, ...overrides });
+    const key = Object.entries(SETTING_NAMES).find(([, name]) => name === setting)?.[0];
     expect(error.setting).toBe(setting);
-    expect(error.message.startsWith(`${setting}: `)).toBe(true);
+    expect(error.key).toBe(key);
+    // Both names, so a code user and a .env user each find the one they wrote.
+    expect(error.message.startsWith(key === setting ? `${setting}: ` : `${key} / ${setting}: `)).toBe(true);
   });
 
   it('never quotes the secret in its message', () => {
@@ -193,6 +197,8 @@ describe('resolveOptions: asymmetric keys', () => {
     ['a corrupt private key', () => asym('RS256', { ...keys.rsa, privateKey: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----' }), 'JWT_SECRET_KEY'],
     ['an HMAC secret under RS256', () => ({ ...base, algorithm: 'RS256' }), 'JWT_SECRET_KEY'],
   ])('rejects %s', (_, make, setting) => {
-    expect(settingErrorOf(make()).setting).toBe(setting);
+    const error = settingErrorOf(make());
+    expect(error.setting).toBe(setting);
+    expect(error.message).toMatch(setting === 'JWT_SECRET_KEY' ? /^secretKey \/ JWT_SECRET_KEY: / : /^verifyingKey \/ JWT_VERIFYING_KEY: /);
   });
 });

@@ -3,6 +3,7 @@ import { SessauthError } from '../src/errors/sessauth-error.js';
 import { argon2PasswordHasher } from '../src/password/argon2.js';
 import { createPasswordAuthenticator } from '../src/password/password-authenticator.js';
 import type { PasswordHasher } from '../src/password/password-hasher.js';
+import { resolveOptions } from '../src/options/resolve-options.js';
 import type { UserPort } from '../src/users/user-port.js';
 
 interface User { id: string; username: string }
@@ -43,7 +44,10 @@ function setup(limits = { maxUsernameLength: 254, maxPasswordLength: 1024 }) {
     },
   };
   const hasher = countingHasher();
-  const authenticate = createPasswordAuthenticator({ users, hasher, ...limits });
+  // The bounds come from the engine's resolved settings, never from a second copy.
+  const options = resolveOptions({ secretKey: 'k'.repeat(32), issuer: 'i', audience: 'a', ...limits });
+  const authenticator = createPasswordAuthenticator({ users, hasher });
+  const authenticate = (body: Record<string, unknown>) => authenticator(body, { options });
   return { authenticate, hasher, lookups };
 }
 
@@ -133,7 +137,7 @@ describe('createPasswordAuthenticator', () => {
   it('throws at creation when the user port cannot find by username', () => {
     const users: UserPort<User> = { findById: async () => null, idOf: (u) => u.id, securityStamp: () => 's' };
     expect(() =>
-      createPasswordAuthenticator({ users, hasher: argon2PasswordHasher, maxUsernameLength: 254, maxPasswordLength: 1024 }),
+      createPasswordAuthenticator({ users, hasher: argon2PasswordHasher }),
     ).toThrow(/findByUsername/);
   });
 });

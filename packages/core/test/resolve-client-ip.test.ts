@@ -35,8 +35,9 @@ describe('resolveClientIp', () => {
     expect(resolve({ forwardedFor: ['10.0.0.7', '198.51.100.1'] })).toBe('198.51.100.1');
   });
 
-  it('takes the left-most hop when every hop is trusted', () => {
-    expect(resolve({ forwardedFor: ['10.0.0.8, 10.0.0.9'] })).toBe('10.0.0.8');
+  it('falls back to the direct peer when every hop is trusted (SPEC: no hop names a client)', () => {
+    expect(resolve({ forwardedFor: ['10.0.0.8, 10.0.0.9'] })).toBe('10.0.0.2');
+    expect(resolve({ forwardedFor: ['10.0.0.8'] })).toBe('10.0.0.2');
   });
 
   it.each([

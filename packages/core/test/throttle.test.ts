@@ -65,13 +65,14 @@ describe('throttle', () => {
     ['throws synchronously', { hit: () => { throw new Error('boom'); } }],
     ['answers nonsense', { hit: () => Promise.resolve({ count: Number.NaN, resetAt: at(60) }) }],
     ['answers without a date', { hit: () => Promise.resolve({ count: 1 } as { count: number; resetAt: Date }) }],
-  ])('denies with 429 and logs without key or IP when the store %s', async (_, store) => {
+  ])('refuses with 503 (an outage is not a rate limit) and logs without key or IP when the store %s', async (_, store) => {
     const logger = recordingLogger();
     const error = await rejection(
       throttle(store, { scope: 'login', clientKey: '198.51.100.7', rate: FIVE_PER_MINUTE, now: at(0), logger }),
     );
-    expect(error.code).toBe('rate_limited');
-    expect(error.retryAfter).toBe(1);
+    expect(error.code).toBe('service_unavailable');
+    expect(error.status).toBe(503);
+    expect(error.retryAfter).toBeUndefined();
     expect(logger.lines).toHaveLength(1);
     expect(logger.lines[0]!.event).toBe('rate_limiter_failed');
     expect(JSON.stringify(logger.lines)).not.toContain('198.51.100.7');

@@ -56,14 +56,14 @@ describe('token service (HS256)', () => {
     const payload = decodeJwt(token);
     expect(payload).toMatchObject({ iss: ISS, aud: AUD, sub: 'user-1', sid: 'sess-1', iat: T0, nbf: T0, exp: T0 + 300 });
     expect(payload.jti).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(await tokens.verify(token, 'access')).toEqual({ sub: 'user-1', sid: 'sess-1', jti: payload.jti, iat: T0, exp: T0 + 300 });
+    expect(await tokens.verify(token, 'access')).toEqual({ sub: 'user-1', sid: 'sess-1', jti: payload.jti, iat: T0, exp: T0 + 300, payload });
   });
 
   it('round-trips a refresh token carrying its jti', async () => {
     clock.set(T0);
     const token = await mintRefresh();
     expect(decodeProtectedHeader(token).typ).toBe('rt+jwt');
-    expect(await tokens.verify(token, 'refresh')).toEqual({ sub: 'user-1', sid: 'sess-1', jti: 'jti-1', iat: T0, exp: T0 + 1_209_600 });
+    expect(await tokens.verify(token, 'refresh')).toEqual({ sub: 'user-1', sid: 'sess-1', jti: 'jti-1', iat: T0, exp: T0 + 1_209_600, payload: decodeJwt(token) });
   });
 
   it('ends a token no later than notAfter', async () => {
@@ -185,7 +185,7 @@ describe('token service: algorithms and claims', () => {
     for (const name of ['sub', 'sid', 'exp', 'jti', 'typ']) {
       const { tokens: bad } = await setup({ customClaims: () => ({ [name]: 'x' }) });
       const minting = bad.mintAccess({ userId: 'u', sessionId: 's', notAfter: FAR });
-      await expect(minting).rejects.toThrow(`reserved claims: ${name}`);
+      await expect(minting).rejects.toThrow(`reserved claim ${name}`);
       await expect(minting).rejects.not.toBeInstanceOf(SessauthError);
     }
   });

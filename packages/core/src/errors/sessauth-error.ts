@@ -30,18 +30,49 @@ export class SessauthError extends Error {
  */
 export class StoreUnavailableError extends SessauthError {
   override readonly name = 'StoreUnavailableError';
-  constructor(message: string, options: { cause?: unknown } = {}) {
+  /** The store operation that failed (`findSession`, `rotateRefresh`, `hit`...), for the log. */
+  readonly operation: string | undefined;
+  constructor(message: string, options: { cause?: unknown; operation?: string } = {}) {
     super('service_unavailable', options);
     this.message = message;
+    this.operation = options.operation;
   }
 }
 
-/** A setting failed validation at start-up; the message names the setting. */
+/**
+ * The client went away while its request body was being read (a closed socket, an
+ * aborted upload). A client fault, answered 400 if anyone is still listening and
+ * logged at debug level only: anyone can cause it, so it must not raise alerts.
+ */
+export class RequestAbortedError extends SessauthError {
+  override readonly name = 'RequestAbortedError';
+  constructor(options: { cause?: unknown } = {}) {
+    super('invalid_request', options);
+  }
+}
+
+/**
+ * A setting failed validation at start-up. `setting` is the `JWT_*` environment name;
+ * `key` is the option key (`secretKey`) where there is one, and then the message names
+ * both (`secretKey / JWT_SECRET_KEY: ...`), so code and .env users each see their own name.
+ */
 export class SettingsError extends Error {
   override readonly name = 'SettingsError';
   readonly setting: string;
-  constructor(setting: string, problem: string) {
-    super(`${setting}: ${problem}`);
+  readonly key: string | undefined;
+  constructor(setting: string, problem: string, key?: string) {
+    super(`${key === undefined || key === setting ? setting : `${key} / ${setting}`}: ${problem}`);
     this.setting = setting;
+    this.key = key;
   }
+}
+
+/**
+ * The host's integration is wrong (a programmer error, not the client's): a
+ * `customClaims` that returns a reserved claim, a `UserPort` without a method a
+ * feature needs. Answered 500 `internal_error`; its message is ours, names what to
+ * fix, and is logged whole.
+ */
+export class IntegrationError extends Error {
+  override readonly name = 'IntegrationError';
 }

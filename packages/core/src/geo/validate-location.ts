@@ -1,9 +1,9 @@
 import type { Location } from './location.js';
+import { hasControlOrLoneSurrogate } from '../text/unsafe-text.js';
 
 const MAX_TEXT_LENGTH = 128;
 // Control characters and lone surrogates: a provider's answer is untrusted input
 // that ends up in the store and in JSON sent to browsers.
-const BAD_TEXT = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const COUNTRY_CODE = /^[A-Za-z]{2}$/;
 
 type TextField = 'city' | 'region' | 'country';
@@ -42,7 +42,7 @@ function ownValue(source: Record<string, unknown>, key: string): unknown {
 function cleanText(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const text = value.trim();
-  if (text.length === 0 || text.length > MAX_TEXT_LENGTH || BAD_TEXT.test(text)) return null;
+  if (text.length === 0 || text.length > MAX_TEXT_LENGTH || hasControlOrLoneSurrogate(text)) return null;
   return text;
 }
 

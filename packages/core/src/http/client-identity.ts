@@ -2,7 +2,7 @@ import type { Engine } from '../engine.js';
 import { cidrListContains } from '../net/parse-cidrs.js';
 import { parseIp } from '../net/ip-address.js';
 import { resolveClientIp } from '../net/resolve-client-ip.js';
-import { headerValues } from './request-headers.js';
+import { headerValues, soleValue } from './request-headers.js';
 import type { RequestHeaders } from './sessauth-request.js';
 
 interface PeerFacts {
@@ -22,11 +22,37 @@ export function clientIpOf<U>(engine: Engine<U>, request: PeerFacts): string | n
   });
 }
 
-/** HTTPS as the client saw it: TLS on the socket, or a trusted proxy's X-Forwarded-Proto. */
+/**
+ * HTTPS as the client saw it: TLS on the socket, or a trusted proxy's X-Forwarded-Proto.
+ * An ambiguous one from a trusted proxy (two headers, a list, an unknown scheme) fails
+ * closed: it counts as HTTPS, whose CSRF rules (a same-origin Referer) are the stricter.
+ */
 export function isSecureRequest<U>(engine: Engine<U>, request: PeerFacts): boolean {
   if (request.secure) return true;
   const peer = request.peerAddress === null ? null : parseIp(request.peerAddress);
   if (peer === null || !cidrListContains(engine.trustedProxies, peer)) return false;
   const proto = headerValues(request.headers, 'x-forwarded-proto');
-  return proto !== undefined && proto.length === 1 && proto[0]!.trim().toLowerCase() === 'https';
+  if (proto === undefined) return false;
+  return proto.length !== 1 || proto[0]!.trim().toLowerCase() !== 'http';
+}
+
+/**
+ * The request's own host (`Host`, with its port) for the same-origin rules, or undefined.
+ * With JWT_ALLOWED_HOSTS set (as Django's ALLOWED_HOSTS) only a listed host counts: a
+ * forged `Host` then makes no origin "own". A repeated `Host` counts as none.
+ */
+export function ownHost<U>(engine: Engine<U>, request: PeerFacts): string | undefined {
+  const host = soleValue(headerValues(request.headers, 'host'));
+  if (host === undefined) return undefined;
+  const { allowedHosts } = engine.options;
+  return allowedHosts.length === 0 || allowedHosts.some((allowed) => hostMatches(host, allowed)) ? host : undefined;
+}
+
+/** `example.com` matches itself (any port unless the entry names one); `.example.com` also its subdomains. */
+function hostMatches(host: string, allowed: string): boolean {
+  const candidate = host.toLowerCase();
+  const withoutPort = candidate.replace(/:\d+$/, '');
+  const entry = allowed.toLowerCase();
+  if (entry === candidate || entry === withoutPort) return true;
+  return entry.startsWith('.') && (withoutPort.endsWith(entry) || withoutPort === entry.slice(1));
 }

@@ -1,3 +1,4 @@
+import { soleValue } from './request-headers.js';
 // application/json or application/<subtype>+json; the subtype is an RFC 9110 token.
 const JSON_MEDIA_TYPE = /^application\/(?:json|[!#$%&'*+.^_`|~0-9a-z-]+\+json)$/;
 
@@ -8,8 +9,8 @@ const JSON_MEDIA_TYPE = /^application\/(?:json|[!#$%&'*+.^_`|~0-9a-z-]+\+json)$/
  * caller answers 415 before reading the body.
  */
 export function isJsonContentType(values: readonly string[] | undefined): boolean {
-  if (values === undefined || values.length !== 1) return false;
-  const [value = ''] = values;
+  const value = soleValue(values);
+  if (value === undefined) return false;
   const semicolon = value.indexOf(';');
   const mediaType = (semicolon === -1 ? value : value.slice(0, semicolon)).trim().toLowerCase();
   return JSON_MEDIA_TYPE.test(mediaType);

@@ -1,4 +1,15 @@
-import type { SetCookie } from './sessauth-request.js';
+
+/** One cookie to serialise into a `Set-Cookie` line. */
+export interface SetCookie {
+  readonly name: string;
+  readonly value: string;
+  readonly path: string;
+  readonly maxAge?: number;
+  readonly httpOnly: boolean;
+  readonly secure: boolean;
+  readonly sameSite: 'Strict' | 'Lax' | 'None';
+  readonly domain?: string;
+}
 
 // RFC 6265: a cookie name is an RFC 2616 token; a value is cookie-octets
 // (no controls, whitespace, DQUOTE, comma, semicolon or backslash).
@@ -68,9 +79,14 @@ function unquote(value: string): string {
   return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
 }
 
+// Every `%` starts a two-digit escape. Checked first, because a thrown-and-caught
+// URIError per malformed pair made a header of `a=%ZZ;` pairs cost milliseconds.
+const WELL_FORMED_ESCAPES = /^(?:[^%]|%[0-9A-Fa-f]{2})*$/;
+
 function decodeValue(value: string): string {
-  if (!value.includes('%')) return value;
+  if (!value.includes('%') || !WELL_FORMED_ESCAPES.test(value)) return value;
   try {
+    // Escapes that are not valid UTF-8 (`%C3%28`) still throw: rare, and kept raw.
     return decodeURIComponent(value);
   } catch {
     return value;

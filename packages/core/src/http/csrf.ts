@@ -1,3 +1,6 @@
+import { constantTimeEqual } from '../text/constant-time-equal.js';
+import { soleValue } from './request-headers.js';
+
 // Django-compatible CSRF tokens: a 32-character secret lives in the cookie; the
 // page gets it masked (32 random characters + the secret shifted by them), so the
 // token differs on every response (BREACH) while still matching the cookie.
@@ -75,22 +78,35 @@ export interface CsrfCheckInput {
  * header or cookie fails: the request is ambiguous.
  */
 export function checkCsrf(input: CsrfCheckInput): boolean {
-  if (SAFE_METHODS.has(input.method.toUpperCase())) return true;
+  return csrfFailure(input) === null;
+}
+
+/** Why a CSRF check failed, for the operator's log (never a token value). */
+export type CsrfFailure =
+  | { readonly reason: 'origin_refused'; readonly origin: string }
+  | { readonly reason: 'referer_refused' | 'no_cookie' | 'no_header' | 'duplicate_cookie' | 'duplicate_header' | 'mismatch' };
+
+/** `checkCsrf`'s rules, saying which one failed; null when the request passes. */
+export function csrfFailure(input: CsrfCheckInput): CsrfFailure | null {
+  if (SAFE_METHODS.has(input.method.toUpperCase())) return null;
   const allowed = allowedOrigins(input);
   if (input.origin !== undefined && input.origin.length > 0) {
     const origin = single(input.origin);
-    if (origin === null || origin === 'null') return false;
-    const parsed = parseUrl(origin);
+    const parsed = origin === null || origin === 'null' ? null : parseUrl(origin);
     // An Origin header is a bare origin: no path, query or credentials.
-    if (parsed === null || parsed.href !== `${parsed.origin}/` || !allowed.has(parsed.origin)) return false;
+    if (parsed === null || parsed.href !== `${parsed.origin}/` || !allowed.has(parsed.origin)) {
+      return { reason: 'origin_refused', origin: origin ?? input.origin.join(', ') };
+    }
   } else if (input.secure) {
     const referer = single(input.referer);
     const parsed = referer === null ? null : parseUrl(referer);
-    if (parsed === null || parsed.protocol !== 'https:' || !allowed.has(parsed.origin)) return false;
+    if (parsed === null || parsed.protocol !== 'https:' || !allowed.has(parsed.origin)) return { reason: 'referer_refused' };
   }
-  const header = single(input.headerTokens);
-  const cookie = single(input.cookieValues);
-  return header !== null && cookie !== null && csrfTokensMatch(header, cookie);
+  if (input.cookieValues === undefined || input.cookieValues.length === 0) return { reason: 'no_cookie' };
+  if (input.cookieValues.length > 1) return { reason: 'duplicate_cookie' };
+  if (input.headerTokens === undefined || input.headerTokens.length === 0) return { reason: 'no_header' };
+  if (input.headerTokens.length > 1) return { reason: 'duplicate_header' };
+  return csrfTokensMatch(input.headerTokens[0]!, input.cookieValues[0]!) ? null : { reason: 'mismatch' };
 }
 
 function allowedOrigins(input: CsrfCheckInput): Set<string> {
@@ -117,7 +133,7 @@ function parseUrl(text: string): URL | null {
 }
 
 function single(values: readonly string[] | undefined): string | null {
-  return values !== undefined && values.length === 1 ? (values[0] ?? null) : null;
+  return soleValue(values) ?? null;
 }
 
 function isWellFormed(token: string, length: number): boolean {
@@ -126,17 +142,6 @@ function isWellFormed(token: string, length: number): boolean {
 
 function indexOf(text: string, position: number): number {
   return CSRF_ALLOWED_CHARS.indexOf(text.charAt(position));
-}
-
-/**
- * Equal-length comparison whose time does not depend on where the strings differ.
- * Both inputs are 32 characters here (checked above), so no digest is needed.
- */
-function constantTimeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return difference === 0;
 }
 
 /** Uniformly random characters from the allowed set (rejection sampling: no modulo bias). */

@@ -1,5 +1,6 @@
-import { handleAdminRequest, isAdminPath } from '../admin/admin-route.js';
+import { handleAdminRequest, isAdminPath } from '../admin/route.js';
 import type { Engine } from '../engine.js';
+import type { ResolvedOptions } from '../options/options.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { csrfRoute } from '../routes/csrf.js';
 import { deleteSessionRoute } from '../routes/delete-session.js';
@@ -9,14 +10,30 @@ import { logoutAllRoute } from '../routes/logout-all.js';
 import { logoutRoute } from '../routes/logout.js';
 import { refreshRoute } from '../routes/refresh.js';
 import { errorToResponse } from './response.js';
+import { routablePath } from './request-target.js';
 import { matchRoute } from './router.js';
 import type { SessauthRequest, SessauthResponse } from './sessauth-request.js';
 
+/** The API prefix or the admin prefix holds `target` (query ignored, dot segments resolved). */
+export function isOurPath(options: ResolvedOptions, target: string, adminOn: boolean): boolean {
+  const query = target.indexOf('?');
+  const path = routablePath(query === -1 ? target : target.slice(0, query));
+  return isUnder(path, options.prefix) || (adminOn && isAdminPath(path, options.adminPrefix));
+}
+
+function isUnder(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
 /** Dispatches one request to its endpoint; every failure becomes the contract's JSON error. */
-export async function handleRequest<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse | null> {
+export async function handleRequest<U>(engine: Engine<U>, received: SessauthRequest): Promise<SessauthResponse | null> {
+  // A CORS preflight belongs to the host's CORS layer, mounted before the adapter.
+  if (received.method.toUpperCase() === 'OPTIONS') return null;
+  const path = routablePath(received.path);
+  const request = path === received.path ? received : { ...received, path };
   // The admin pages first: their prefix is separate from the API's.
-  if (isAdminPath(request.path, engine.options.adminPrefix)) {
-    return handleAdminRequest(engine, request).catch((error: unknown) => errorToResponse(error, engine.logger));
+  if (engine.admin !== null && isAdminPath(request.path, engine.options.adminPrefix)) {
+    return handleAdminRequest(engine, engine.admin, request).catch((error: unknown) => errorToResponse(error, engine.logger));
   }
   const match = matchRoute(request.method.toUpperCase(), request.path, engine.options.prefix);
   if (match.kind === 'not-ours') return null;
@@ -35,7 +52,7 @@ export async function handleRequest<U>(engine: Engine<U>, request: SessauthReque
       case 'list-sessions':
         return await listSessionsRoute(engine, request);
       case 'delete-session':
-        return await deleteSessionRoute(engine, request, match.sessionId!);
+        return await deleteSessionRoute(engine, request, match.sessionId);
       case 'logout':
         return await logoutRoute(engine, request);
       case 'logout-all':

@@ -1,4 +1,4 @@
-import { SessauthError } from '../errors/sessauth-error.js';
+import { RequestAbortedError, SessauthError } from '../errors/sessauth-error.js';
 import { isJsonContentType } from './content-type.js';
 import { headerValues } from './request-headers.js';
 import type { SessauthRequest } from './sessauth-request.js';
@@ -14,7 +14,10 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** The body as text: at most `maxBytes` (else 413), valid UTF-8 (else 400). */
 export async function readBodyText(request: SessauthRequest, maxBytes: number): Promise<string> {
-  const bytes = await request.readBody(maxBytes);
+  const bytes = await request.readBody(maxBytes).catch((error: unknown) => {
+    // The adapter's own refusals (413) stand; a stream that failed is a client that left.
+    throw error instanceof SessauthError ? error : new RequestAbortedError({ cause: error });
+  });
   if (bytes.byteLength > maxBytes) throw new SessauthError('payload_too_large');
   try {
     return decoder.decode(bytes);

@@ -8,6 +8,11 @@ export function headerValues(headers: RequestHeaders, name: string): readonly st
   return values && values.length > 0 ? values : undefined;
 }
 
+/** The one value of a list, or undefined when there is none or more than one (ambiguous). */
+export function soleValue(values: readonly string[] | undefined): string | undefined {
+  return values !== undefined && values.length === 1 ? values[0] : undefined;
+}
+
 /**
  * The single value of a header that must not repeat. A duplicate fails closed with
  * `code`, the same in every adapter, instead of each framework picking first or last.
@@ -19,14 +24,11 @@ export function singleHeader(headers: RequestHeaders, name: string, code: ErrorC
   return values[0];
 }
 
-/** Builds a `RequestHeaders` map from Node's flat `rawHeaders` list (name, value, name, value...). */
-export function headersFromRawList(raw: readonly string[]): Map<string, string[]> {
-  const headers = new Map<string, string[]>();
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    const list = headers.get(name);
-    if (list) list.push(raw[i + 1]!);
-    else headers.set(name, [raw[i + 1]!]);
-  }
-  return headers;
+/**
+ * Every value of a header joined with ", ", as a Fetch runtime hands it over. For
+ * headers that are only a hint (User-Agent): a Fetch adapter cannot see a duplicate,
+ * so refusing one in the Node adapters alone would make the adapters disagree.
+ */
+export function joinedHeader(headers: RequestHeaders, name: string): string | undefined {
+  return headerValues(headers, name)?.join(', ');
 }

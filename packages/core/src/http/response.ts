@@ -1,9 +1,11 @@
-import { SessauthError } from '../errors/sessauth-error.js';
+import { ERROR_MESSAGE } from '../errors/error-codes.js';
+import { describeStoreFault } from '../errors/describe-store-fault.js';
+import { IntegrationError, RequestAbortedError, SessauthError, StoreUnavailableError } from '../errors/sessauth-error.js';
 import type { Logger } from '../logger.js';
 import type { SessauthResponse } from './sessauth-request.js';
 
 /** On every response of the auth endpoints, errors included. */
-const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache', 'x-content-type-options': 'nosniff' } as const;
+export const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache', 'x-content-type-options': 'nosniff' } as const;
 
 export interface ResponseExtras {
   readonly setCookies?: readonly string[];
@@ -35,13 +37,19 @@ export function htmlResponse(status: number, html: string, headers: Record<strin
  */
 export function errorToResponse(error: unknown, logger: Logger, extras: ResponseExtras = {}): SessauthResponse {
   if (error instanceof SessauthError) {
-    if (error.code === 'service_unavailable') {
-      logger.error('store_unavailable', { error: error.name });
-    }
+    if (error instanceof RequestAbortedError) logger.debug?.('request_aborted');
+    // A limiter's fault was logged where it happened (`rate_limiter_failed`).
+    if (error instanceof StoreUnavailableError) logger.error('store_unavailable', { error: error.name, ...describeStoreFault(error) });
     const headers: Record<string, string> = { ...extras.headers };
     if (error.retryAfter !== undefined) headers['retry-after'] = String(error.retryAfter);
-    return jsonResponse(error.status, { error_code: error.code, message: error.message }, { ...extras, headers });
+    // The fixed text of the code, never `error.message`: a store's message may name hosts,
+    // ports or driver state, which are for the log, not for the client.
+    return jsonResponse(error.status, { error_code: error.code, message: ERROR_MESSAGE[error.code] }, { ...extras, headers });
   }
-  logger.error('internal_error', { error: error instanceof Error ? error.name : typeof error });
+  if (error instanceof IntegrationError) {
+    logger.error('integration_error', { error: error.name, message: error.message });
+  } else {
+    logger.error('internal_error', { error: error instanceof Error ? error.name : typeof error });
+  }
   return jsonResponse(500, { error_code: 'internal_error', message: 'Internal error.' }, extras);
 }

@@ -1,12 +1,13 @@
-export type RouteName = 'csrf' | 'login' | 'refresh' | 'list-sessions' | 'delete-session' | 'logout' | 'logout-all';
+export type RouteName = 'csrf' | 'login' | 'refresh' | 'list-sessions' | 'logout' | 'logout-all';
 
 export type RouteMatch =
-  | { readonly kind: 'route'; readonly route: RouteName; readonly sessionId?: string }
+  | { readonly kind: 'route'; readonly route: RouteName }
+  | { readonly kind: 'route'; readonly route: 'delete-session'; readonly sessionId: string }
   | { readonly kind: 'method-not-allowed'; readonly allow: string }
   | { readonly kind: 'not-found' }
   | { readonly kind: 'not-ours' };
 
-const FIXED: Record<string, { method: string; route: RouteName }> = {
+const FIXED: Readonly<Record<string, { method: string; route: RouteName }>> = {
   '/csrf': { method: 'GET', route: 'csrf' },
   '/login': { method: 'POST', route: 'login' },
   '/refresh': { method: 'POST', route: 'refresh' },
@@ -15,7 +16,8 @@ const FIXED: Record<string, { method: string; route: RouteName }> = {
   '/logout/all': { method: 'POST', route: 'logout-all' },
 };
 
-const SESSION_ID = /^\/sessions\/([A-Za-z0-9_-]{1,128})$/;
+// Any id at all: the route answers a malformed one like an unknown one, after authentication.
+const SESSION_ID = /^\/sessions\/([^/]+)$/;
 
 /**
  * Maps method + path to one of the seven endpoints. Paths are the contract's, with
@@ -31,7 +33,7 @@ export function matchRoute(method: string, path: string, prefix: string): RouteM
     return method === fixed.method ? { kind: 'route', route: fixed.route } : { kind: 'method-not-allowed', allow: fixed.method };
   }
   const byId = SESSION_ID.exec(rest);
-  if (byId && byId[1] !== 'all') {
+  if (byId) {
     return method === 'DELETE'
       ? { kind: 'route', route: 'delete-session', sessionId: byId[1]! }
       : { kind: 'method-not-allowed', allow: 'DELETE' };

@@ -24,17 +24,6 @@ export interface SessauthRequest {
 /** Lower-case header name -> every value received, in order. */
 export type RequestHeaders = ReadonlyMap<string, readonly string[]>;
 
-export interface SetCookie {
-  readonly name: string;
-  readonly value: string;
-  readonly path: string;
-  readonly maxAge?: number;
-  readonly httpOnly: boolean;
-  readonly secure: boolean;
-  readonly sameSite: 'Strict' | 'Lax' | 'None';
-  readonly domain?: string;
-}
-
 /** The framework-neutral response. `body` is JSON, HTML, or nothing. */
 export interface SessauthResponse {
   readonly status: number;

@@ -26,11 +26,15 @@ export interface SessauthOptions {
   issuer: string;
   /** JWT_AUDIENCE. Required, non-blank; compared exactly. */
   audience: string;
-  /** JWT_ACCESS_TOKEN_EXPIRE_SECONDS. @default 300 */
+  /** JWT_ACCESS_TOKEN_EXPIRE_SECONDS. 1..86400. @default 300 */
   accessTokenExpireSeconds?: number;
-  /** JWT_REFRESH_TOKEN_EXPIRE_SECONDS. @default 1209600 (14 days) */
+  /** JWT_REFRESH_TOKEN_EXPIRE_SECONDS. 1..31536000 (one year). @default 1209600 (14 days) */
   refreshTokenExpireSeconds?: number;
-  /** JWT_SESSION_EXPIRE_SECONDS. Must not exceed the refresh lifetime. @default 1209600 */
+  /**
+   * JWT_SESSION_EXPIRE_SECONDS. The session's absolute lifetime, at most the refresh lifetime;
+   * 0: sessions never age out (only the refresh token's own lifetime and revocation end them).
+   * @default 1209600
+   */
   sessionExpireSeconds?: number;
   /** JWT_LEEWAY_SECONDS. Clock skew allowed on `exp`/`nbf`/`iat`. @default 0 */
   leewaySeconds?: number;
@@ -58,6 +62,12 @@ export interface SessauthOptions {
   csrfCookieSecure?: boolean;
   /** JWT_CSRF_TRUSTED_ORIGINS. Extra origins (scheme://host[:port]) allowed besides the request's own. @default [] */
   csrfTrustedOrigins?: string[];
+  /**
+   * JWT_ALLOWED_HOSTS. As Django's ALLOWED_HOSTS: when set, only these `Host` values (a
+   * leading `.` also matches subdomains; a `:port` pins the port) count as the request's own
+   * origin for the CSRF check and the admin forms, instead of trusting any `Host`. @default []
+   */
+  allowedHosts?: string[];
   /** JWT_LOGIN_THROTTLE_RATE. `5/min`, `100/hour`, `0` disables. @default '5/min' */
   loginThrottleRate?: string;
   /** JWT_REFRESH_THROTTLE_RATE. @default '30/min' */

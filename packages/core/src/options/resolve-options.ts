@@ -4,10 +4,12 @@ import { checkSigningKey, SIGNING_ALGORITHMS } from './check-signing-key.js';
 import type { RefreshTokenTransport, ResolvedOptions, SessauthOptions, SigningAlgorithm } from './options.js';
 import { parseRate } from './parse-rate.js';
 import { SETTING_NAMES, type SettingKey } from './setting-names.js';
+import { consoleSettingsWarnings, warnUnknownOptionKeys, type SettingsWarningLogger } from './unknown-settings.js';
 
 const RESOLVED = Symbol('sessauth.resolvedOptions');
 const DAY = 86_400;
-const YEAR = 366 * DAY;
+// JWT Ninja's bounds: one year (365 days) for the refresh token and the session.
+const YEAR = 365 * DAY;
 
 /** True for an object returned by `resolveOptions` (not for a copy or a look-alike). */
 export function isResolvedOptions(value: unknown): value is ResolvedOptions {
@@ -16,11 +18,13 @@ export function isResolvedOptions(value: unknown): value is ResolvedOptions {
 
 /**
  * Applies every default of `SessauthOptions` and validates everything once, at start-up.
- * Throws a `SettingsError` whose `setting` is the `JWT_*` name. The result is frozen.
+ * Throws a `SettingsError` whose `setting` is the `JWT_*` name and `key` the option key.
+ * Each unknown key is warned about through `logger` (console.warn by default). The result is frozen.
  */
-export function resolveOptions(options: SessauthOptions): ResolvedOptions {
+export function resolveOptions(options: SessauthOptions, { logger = consoleSettingsWarnings }: { logger?: SettingsWarningLogger } = {}): ResolvedOptions {
   if (typeof options !== 'object' || options === null) throw new SettingsError('options', 'must be an object');
   const o = options;
+  warnUnknownOptionKeys(o, logger);
 
   const algorithm = resolveAlgorithm(o.algorithm);
   const secretKey = requiredString('secretKey', o.secretKey);
@@ -28,9 +32,10 @@ export function resolveOptions(options: SessauthOptions): ResolvedOptions {
   checkSigningKey(algorithm, secretKey, verifyingKey);
 
   const refreshTokenExpireSeconds = int('refreshTokenExpireSeconds', o.refreshTokenExpireSeconds, 14 * DAY, 1, YEAR);
-  const sessionExpireSeconds = int('sessionExpireSeconds', o.sessionExpireSeconds, 14 * DAY, 1, YEAR);
+  // 0: sessions never age out (only the refresh token's own lifetime and revocation end them).
+  const sessionExpireSeconds = int('sessionExpireSeconds', o.sessionExpireSeconds, 14 * DAY, 0, YEAR);
   if (sessionExpireSeconds > refreshTokenExpireSeconds) {
-    fail('sessionExpireSeconds', `must not exceed JWT_REFRESH_TOKEN_EXPIRE_SECONDS (${refreshTokenExpireSeconds})`);
+    fail('sessionExpireSeconds', `must be 0 (never) or not exceed JWT_REFRESH_TOKEN_EXPIRE_SECONDS (${refreshTokenExpireSeconds})`);
   }
   const refreshTokenReuseGraceSeconds = int('refreshTokenReuseGraceSeconds', o.refreshTokenReuseGraceSeconds, 0, 0, YEAR);
   if (refreshTokenReuseGraceSeconds !== 0) fail('refreshTokenReuseGraceSeconds', 'must be 0: a reused refresh token always revokes the session');
@@ -45,6 +50,12 @@ export function resolveOptions(options: SessauthOptions): ResolvedOptions {
   const refreshCookieName = cookieName('refreshCookieName', o.refreshCookieName, 'refresh_token');
   const csrfCookieName = cookieName('csrfCookieName', o.csrfCookieName, 'csrftoken');
   if (csrfCookieName === refreshCookieName) fail('csrfCookieName', 'must differ from JWT_REFRESH_COOKIE_NAME');
+  const refreshCookiePath = cookiePath('refreshCookiePath', o.refreshCookiePath, `${prefix}/refresh/`);
+  const refreshCookieDomain = cookieDomain('refreshCookieDomain', o.refreshCookieDomain);
+  const csrfCookieSecure = bool('csrfCookieSecure', o.csrfCookieSecure, refreshCookieSecure);
+  checkCookiePrefix('refreshCookieName', refreshCookieName, { secure: refreshCookieSecure, path: refreshCookiePath, domain: refreshCookieDomain });
+  // The CSRF cookie is always host-only on Path /.
+  checkCookiePrefix('csrfCookieName', csrfCookieName, { secure: csrfCookieSecure, path: '/', domain: undefined });
 
   const loginThrottleRate = optionalString('loginThrottleRate', o.loginThrottleRate) ?? '5/min';
   const refreshThrottleRate = optionalString('refreshThrottleRate', o.refreshThrottleRate) ?? '30/min';
@@ -64,18 +75,19 @@ export function resolveOptions(options: SessauthOptions): ResolvedOptions {
     refreshTokenReuseGraceSeconds,
     refreshTokenTransport: oneOf('refreshTokenTransport', o.refreshTokenTransport, 'body', ['body', 'cookie', 'both'] as const satisfies readonly RefreshTokenTransport[]),
     refreshCookieName,
-    refreshCookiePath: cookiePath('refreshCookiePath', o.refreshCookiePath, `${prefix}/refresh/`),
-    refreshCookieDomain: cookieDomain('refreshCookieDomain', o.refreshCookieDomain),
+    refreshCookiePath,
+    refreshCookieDomain,
     refreshCookieSecure,
     refreshCookieHttpOnly,
     refreshCookieSameSite,
     csrfCookieName,
-    csrfCookieSecure: bool('csrfCookieSecure', o.csrfCookieSecure, refreshCookieSecure),
+    csrfCookieSecure,
     csrfTrustedOrigins: list('csrfTrustedOrigins', o.csrfTrustedOrigins, checkOrigin),
+    allowedHosts: list('allowedHosts', o.allowedHosts, checkAllowedHost),
     loginThrottleRate,
     refreshThrottleRate,
-    loginThrottle: parseRate(loginThrottleRate, SETTING_NAMES.loginThrottleRate),
-    refreshThrottle: parseRate(refreshThrottleRate, SETTING_NAMES.refreshThrottleRate),
+    loginThrottle: parseRate(loginThrottleRate, SETTING_NAMES.loginThrottleRate, 'loginThrottleRate'),
+    refreshThrottle: parseRate(refreshThrottleRate, SETTING_NAMES.refreshThrottleRate, 'refreshThrottleRate'),
     throttleIpv6Prefix: int('throttleIpv6Prefix', o.throttleIpv6Prefix, 64, 1, 128),
     trustedProxyCidrs: list('trustedProxyCidrs', o.trustedProxyCidrs, checkCidr),
     persistClientIp: bool('persistClientIp', o.persistClientIp, true),
@@ -96,7 +108,7 @@ export function resolveOptions(options: SessauthOptions): ResolvedOptions {
 }
 
 function fail(key: SettingKey, problem: string): never {
-  throw new SettingsError(SETTING_NAMES[key], problem);
+  throw new SettingsError(SETTING_NAMES[key], problem, key);
 }
 
 /** A short, quoted echo of a bad non-secret value. */
@@ -175,12 +187,47 @@ function list(key: SettingKey, value: unknown, check: (item: string) => void): s
   return Object.freeze([...value]) as unknown as string[];
 }
 
-/** The same strict parser the client-IP resolver uses (four-part decimal IPv4, no zone ids). */
+/**
+ * The same strict parser the client-IP resolver uses (four-part decimal IPv4, no zone ids).
+ * A range wider than /8 (IPv4) or /32 (IPv6) is refused: `0.0.0.0/0` would let any client
+ * write its own X-Forwarded-For, and no operator controls a network that large.
+ */
 function checkCidr(cidr: string): void {
+  let range: ReturnType<typeof parseCidrs>[number];
   try {
-    parseCidrs([cidr]);
+    [range] = parseCidrs([cidr]) as [ReturnType<typeof parseCidrs>[number]];
   } catch {
     fail('trustedProxyCidrs', `each entry must be an IP address or CIDR range such as 10.0.0.0/8 (four-part decimal IPv4, no zone id), ${show(cidr)}`);
+  }
+  const floor = range.address.kind() === 'ipv4' ? 8 : 32;
+  if (range.prefix < floor) {
+    fail('trustedProxyCidrs', `${show(cidr)} is wider than /${floor}: list only the proxies you run (0.0.0.0/0 or ::/0 trusts every client's X-Forwarded-For)`);
+  }
+}
+
+interface CookieScope {
+  readonly secure: boolean;
+  readonly path: string;
+  readonly domain: string | undefined;
+}
+
+/** Browsers drop a `__Host-` cookie unless Secure, Path=/ and host-only, and a `__Secure-` one unless Secure. */
+function checkCookiePrefix(key: SettingKey, name: string, scope: CookieScope): void {
+  const lower = name.toLowerCase();
+  if (lower.startsWith('__host-') && (!scope.secure || scope.path !== '/' || scope.domain !== undefined)) {
+    fail(key, `a "__Host-" cookie must be Secure, on Path "/" and without a Domain (browsers drop it otherwise), ${show(name)}`);
+  }
+  if (lower.startsWith('__secure-') && !scope.secure) {
+    fail(key, `a "__Secure-" cookie must be Secure (browsers drop it otherwise), ${show(name)}`);
+  }
+}
+
+/** `host`, `host:port` or `.domain` (its subdomains too), as in a `Host` header. */
+function checkAllowedHost(host: string): void {
+  const label = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+  const name = `(?:\\.?${label}(?:\\.${label})*|\\[[0-9A-Fa-f:.]+\\])`;
+  if (!new RegExp(`^${name}(?::\\d{1,5})?$`).test(host)) {
+    fail('allowedHosts', `each entry must be a host such as api.example.com, api.example.com:8443 or .example.com, ${show(host)}`);
   }
 }
 

@@ -26,6 +26,7 @@ export const SETTING_NAMES = {
   csrfCookieName: 'JWT_CSRF_COOKIE_NAME',
   csrfCookieSecure: 'JWT_CSRF_COOKIE_SECURE',
   csrfTrustedOrigins: 'JWT_CSRF_TRUSTED_ORIGINS',
+  allowedHosts: 'JWT_ALLOWED_HOSTS',
   loginThrottleRate: 'JWT_LOGIN_THROTTLE_RATE',
   refreshThrottleRate: 'JWT_REFRESH_THROTTLE_RATE',
   throttleIpv6Prefix: 'JWT_THROTTLE_IPV6_PREFIX',

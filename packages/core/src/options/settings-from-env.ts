@@ -1,6 +1,7 @@
 import { SettingsError } from '../errors/sessauth-error.js';
 import type { SessauthOptions } from './options.js';
 import { SETTING_NAMES } from './setting-names.js';
+import { consoleSettingsWarnings, warnUnknownEnvNames, type SettingsWarningLogger } from './unknown-settings.js';
 
 type Kind = 'string' | 'secret' | 'int' | 'bool' | 'list';
 type EnvKey = Exclude<keyof SessauthOptions, 'customClaims'>;
@@ -12,7 +13,7 @@ const KINDS: Readonly<Record<EnvKey, Kind>> = {
   refreshTokenTransport: 'string', refreshCookieName: 'string', refreshCookiePath: 'string',
   refreshCookieDomain: 'string', refreshCookieSecure: 'bool', refreshCookieHttpOnly: 'bool',
   refreshCookieSameSite: 'string', csrfCookieName: 'string', csrfCookieSecure: 'bool',
-  csrfTrustedOrigins: 'list', loginThrottleRate: 'string', refreshThrottleRate: 'string',
+  csrfTrustedOrigins: 'list', allowedHosts: 'list', loginThrottleRate: 'string', refreshThrottleRate: 'string',
   throttleIpv6Prefix: 'int', trustedProxyCidrs: 'list', persistClientIp: 'bool',
   maxUsernameLength: 'int', maxPasswordLength: 'int', maxTokenLength: 'int',
   maxForwardedHeaderLength: 'int', maxForwardedHops: 'int', maxBodyBytes: 'int',
@@ -27,9 +28,14 @@ const SAME_SITE: Readonly<Record<string, 'Strict' | 'Lax' | 'None'>> = { strict:
  * (or, for a required setting, `resolveOptions` fails naming it). Values are trimmed,
  * except keys, whose bytes matter. Booleans are true/false/1/0 (any case); numbers are
  * integers; lists are comma-separated with empty items dropped. A PEM key written on one
- * line with literal `\n` sequences (common in .env files) gets real line breaks.
+ * line with literal `\n` sequences (common in .env files) gets real line breaks. Each
+ * `JWT_*` variable no setting reads (a typo) is warned about through `logger` (console.warn by default).
  */
-export function settingsFromEnv(env: Record<string, string | undefined>): SessauthOptions {
+export function settingsFromEnv(
+  env: Record<string, string | undefined>,
+  { logger = consoleSettingsWarnings }: { logger?: SettingsWarningLogger } = {},
+): SessauthOptions {
+  warnUnknownEnvNames(env, logger);
   const out: Record<string, unknown> = {};
   for (const [key, kind] of Object.entries(KINDS) as [EnvKey, Kind][]) {
     const name = SETTING_NAMES[key];
@@ -41,11 +47,11 @@ export function settingsFromEnv(env: Record<string, string | undefined>): Sessau
         out[key] = value.startsWith('-----BEGIN') && raw.includes('\\n') ? raw.replaceAll('\\n', '\n') : raw;
         break;
       case 'int':
-        if (!/^[+-]?[0-9]+$/.test(value)) throw new SettingsError(name, 'must be an integer');
+        if (!/^[+-]?[0-9]+$/.test(value)) throw new SettingsError(name, 'must be an integer', key);
         out[key] = Number(value);
         break;
       case 'bool':
-        out[key] = parseBool(name, value);
+        out[key] = parseBool(key, value);
         break;
       case 'list':
         out[key] = value.split(',').map((item) => item.trim()).filter((item) => item !== '');
@@ -66,7 +72,7 @@ export function settingsFromEnv(env: Record<string, string | undefined>): Sessau
   return out as unknown as SessauthOptions;
 }
 
-function parseBool(name: string, value: string): boolean {
+function parseBool(key: EnvKey, value: string): boolean {
   switch (value.toLowerCase()) {
     case 'true':
     case '1':
@@ -75,6 +81,6 @@ function parseBool(name: string, value: string): boolean {
     case '0':
       return false;
     default:
-      throw new SettingsError(name, 'must be true or false (or 1/0)');
+      throw new SettingsError(SETTING_NAMES[key], 'must be true or false (or 1/0)', key);
   }
 }

@@ -1,4 +1,5 @@
 import { hash, verify, type Algorithm, type Options } from '@node-rs/argon2';
+import { consoleLogger, type Logger } from '../logger.js';
 import type { PasswordHasher } from './password-hasher.js';
 
 export type { PasswordHasher } from './password-hasher.js';
@@ -14,18 +15,58 @@ export const ARGON2_OPTIONS: Readonly<Options> = {
   parallelism: 1,
 };
 
+/** The most a stored hash may ask of a verification: beyond it the hash is refused unverified. */
+export interface Argon2CostCeiling {
+  /** KiB. @default 262144 (256 MiB) */
+  readonly memoryCost?: number;
+  /** Passes. @default 16 */
+  readonly timeCost?: number;
+  /** Lanes. @default 8 */
+  readonly parallelism?: number;
+}
+
+export interface Argon2HasherOptions {
+  /** Parameters of new hashes. @default ARGON2_OPTIONS */
+  readonly hashOptions?: Readonly<Options>;
+  readonly ceiling?: Argon2CostCeiling;
+  /** Where a refused hash is reported (never with the hash or the password). @default consoleLogger */
+  readonly logger?: Logger;
+}
+
+// The cost parameters of a PHC string: $argon2id$v=19$m=19456,t=2,p=1$salt$hash
+const PHC_COSTS = /^\$argon2(?:id|i|d)\$(?:v=\d+\$)?m=(\d{1,10}),t=(\d{1,10}),p=(\d{1,10})\$/;
+
 /**
  * Argon2id with @node-rs/argon2. Verification reads the parameters from the stored
- * hash, so hashes made with older parameters keep working.
+ * hash, so hashes made with older parameters keep working, up to a ceiling: a stored
+ * hash that asks for more memory, passes or lanes (a tampered row, a hash imported
+ * from elsewhere) is refused without running, a failed login that is logged, instead
+ * of seconds of CPU per attempt.
  */
-export const argon2PasswordHasher: PasswordHasher = {
-  hash: (password) => hash(password, ARGON2_OPTIONS),
-  async verify(storedHash, password) {
-    try {
-      return await verify(storedHash, password);
-    } catch {
-      // A malformed or unsupported hash is a failed login, not a server error.
-      return false;
-    }
-  },
-};
+export function createArgon2PasswordHasher(options: Argon2HasherOptions = {}): PasswordHasher {
+  const hashOptions = options.hashOptions ?? ARGON2_OPTIONS;
+  const ceiling = { memoryCost: 262_144, timeCost: 16, parallelism: 8, ...options.ceiling };
+  const logger = options.logger ?? consoleLogger;
+  return {
+    hash: (password) => hash(password, hashOptions),
+    async verify(storedHash, password) {
+      const costs = PHC_COSTS.exec(storedHash);
+      if (costs !== null) {
+        const [memoryCost, timeCost, parallelism] = costs.slice(1).map(Number) as [number, number, number];
+        if (memoryCost > ceiling.memoryCost || timeCost > ceiling.timeCost || parallelism > ceiling.parallelism) {
+          logger.warn('password_hash_over_cost_ceiling', { memoryCost, timeCost, parallelism });
+          return false;
+        }
+      }
+      try {
+        return await verify(storedHash, password);
+      } catch {
+        // A malformed or unsupported hash is a failed login, not a server error.
+        return false;
+      }
+    },
+  };
+}
+
+/** The default hasher: OWASP's parameters, the default ceiling, logs to the console. */
+export const argon2PasswordHasher: PasswordHasher = createArgon2PasswordHasher();

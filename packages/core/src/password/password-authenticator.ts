@@ -1,30 +1,25 @@
 import { SessauthError } from '../errors/sessauth-error.js';
 import type { Authenticator, UserPort } from '../users/user-port.js';
 import type { PasswordHasher } from './password-hasher.js';
+import { hasUnstorableChar } from '../text/unsafe-text.js';
 
 export interface PasswordAuthenticatorInput<U> {
   /** Must implement `findByUsername`. */
   readonly users: UserPort<U>;
   readonly hasher: PasswordHasher;
-  /** JWT_MAX_USERNAME_LENGTH: longer names fail without a lookup. */
-  readonly maxUsernameLength: number;
-  /** JWT_MAX_PASSWORD_LENGTH: longer passwords fail without hashing. */
-  readonly maxPasswordLength: number;
 }
 
-// A NUL byte or a lone surrogate cannot be in a real username and makes some
-// databases raise instead of answering "no such row".
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * The built-in login flow for `{"username": "...", "password": "..."}`.
  * Wrong field types: 400 `invalid_request`. Every credential failure is 401
  * `invalid_credentials`. An unknown user still costs one hash verification
  * (against a dummy hash made once, lazily), so response time does not reveal
- * which usernames exist. Lengths are checked in UTF-16 units before any hashing.
+ * which usernames exist. Lengths are checked in UTF-16 units before any hashing,
+ * against the engine's `JWT_MAX_USERNAME_LENGTH` and `JWT_MAX_PASSWORD_LENGTH`.
  */
 export function createPasswordAuthenticator<U>(input: PasswordAuthenticatorInput<U>): Authenticator<U> {
-  const { users, hasher, maxUsernameLength, maxPasswordLength } = input;
+  const { users, hasher } = input;
   const findByUsername = users.findByUsername?.bind(users);
   if (findByUsername === undefined) {
     throw new Error('createPasswordAuthenticator: users.findByUsername is required');
@@ -38,15 +33,15 @@ export function createPasswordAuthenticator<U>(input: PasswordAuthenticatorInput
     return dummyHash;
   };
 
-  return async (body) => {
+  return async (body, { options }) => {
     const { username, password } = body;
     if (typeof username !== 'string' || typeof password !== 'string') {
       throw new SessauthError('invalid_request');
     }
-    if (username.length > maxUsernameLength || password.length > maxPasswordLength) {
+    if (username.length > options.maxUsernameLength || password.length > options.maxPasswordLength) {
       throw new SessauthError('invalid_credentials');
     }
-    if (UNSTORABLE.test(username)) {
+    if (hasUnstorableChar(username)) {
       throw new SessauthError('invalid_credentials');
     }
     const found = await findByUsername(username);

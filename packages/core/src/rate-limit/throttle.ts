@@ -1,7 +1,10 @@
+import type { Engine } from '../engine.js';
+import { describeStoreFault } from '../errors/describe-store-fault.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import type { Logger } from '../logger.js';
 import type { RateSpec } from '../options/options.js';
 import type { RateLimitStore } from '../store/store-port.js';
+import { clientRateKey } from './rate-limit-key.js';
 
 export interface ThrottleInput {
   readonly scope: 'login' | 'refresh';
@@ -14,10 +17,26 @@ export interface ThrottleInput {
 }
 
 /**
+ * One hit of `scope`'s budget for this client (login's budget also covers the admin
+ * sign-in and the password change: each one guesses a password).
+ */
+export function throttleClient<U>(engine: Engine<U>, scope: 'login' | 'refresh', clientIp: string | null): Promise<void> {
+  const { options } = engine;
+  return throttle(engine.rateLimitStore, {
+    scope,
+    clientKey: clientRateKey(clientIp, options.throttleIpv6Prefix),
+    rate: scope === 'login' ? options.loginThrottle : options.refreshThrottle,
+    now: engine.clock.now(),
+    logger: engine.logger,
+  });
+}
+
+/**
  * Counts one hit for the client in a fixed window and throws 429 `rate_limited`
  * (with `retryAfter` in whole seconds, at least 1) once the limit is passed. A
- * store that fails or answers nonsense also gives 429: an unthrottled login
- * endpoint is worse than a briefly refused one (fail closed).
+ * store that fails or answers nonsense refuses the request with 503
+ * `service_unavailable`: never unthrottled (fail closed), and never 429, because an
+ * outage is not a rate limit and operators must not go looking at one.
  */
 export async function throttle(store: RateLimitStore, input: ThrottleInput): Promise<void> {
   const { rate, now } = input;
@@ -30,8 +49,8 @@ export async function throttle(store: RateLimitStore, input: ThrottleInput): Pro
     }
   } catch (error) {
     // Neither the key nor the error message: both may contain the client's IP.
-    input.logger.error('rate_limiter_failed', { scope: input.scope, error: errorName(error) });
-    throw new SessauthError('rate_limited', { retryAfter: 1, cause: error });
+    input.logger.error('rate_limiter_failed', { scope: input.scope, error: errorName(error), ...describeStoreFault(error) });
+    throw new SessauthError('service_unavailable', { cause: error });
   }
   if (result.count > rate.limit) {
     const seconds = Math.ceil((result.resetAt.getTime() - now.getTime()) / 1000);

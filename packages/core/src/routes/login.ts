@@ -1,8 +1,8 @@
 import type { Engine } from '../engine.js';
-import { csrfCookie, usesRefreshCookie } from '../http/auth-cookies.js';
-import { maskCsrfSecret, newCsrfSecret } from '../http/csrf.js';
+import { SessauthError } from '../errors/sessauth-error.js';
+import { emitLogin, emitLoginFailed } from '../events/emit-session-events.js';
 import { readJsonObject } from '../http/read-json-body.js';
-import { singleHeader } from '../http/request-headers.js';
+import { joinedHeader } from '../http/request-headers.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
 import { createSession } from '../session/create-session.js';
 import { checkTokenEndpointRequest } from './token-endpoint-checks.js';
@@ -12,14 +12,16 @@ import { tokenResponse } from './token-response.js';
 export async function loginRoute<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
   const { clientIp } = await checkTokenEndpointRequest(engine, request, 'login');
   const body = await readJsonObject(request, engine.options.maxBodyBytes);
-  const user = await engine.authenticator(body);
-  const userAgent = singleHeader(request.headers, 'user-agent', 'invalid_request');
-  const issued = await createSession(engine, user, { clientIp, userAgent });
-  if (!usesRefreshCookie(engine.options)) return tokenResponse(engine, issued);
-  // The CSRF secret rotates at login (as Django does); the new mask rides along.
-  const secret = newCsrfSecret();
-  return tokenResponse(engine, issued, {
-    setCookies: [csrfCookie(engine.options, secret)],
-    body: { csrf_token: maskCsrfSecret(secret) },
+  // Every check of the request before the password: a refusal after it would tell a
+  // caller whether the password was right without leaving a session behind.
+  const userAgent = joinedHeader(request.headers, 'user-agent');
+  const user = await engine.authenticator(body, { options: engine.options }).catch((error: unknown) => {
+    if (error instanceof SessauthError) emitLoginFailed(engine, error.code, body.username, clientIp);
+    throw error;
   });
+  const issued = await createSession(engine, user, { clientIp, userAgent });
+  emitLogin(engine, issued.session);
+  // The CSRF secret does not rotate here: the seed's browser flow sends the masked
+  // value from its one `GET /auth/csrf/` on login and on every later refresh.
+  return tokenResponse(engine, issued);
 }

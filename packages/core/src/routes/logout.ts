@@ -1,4 +1,5 @@
 import type { Engine } from '../engine.js';
+import { emitRevoke } from '../events/emit-session-events.js';
 import { clearRefreshCookie, usesRefreshCookie } from '../http/auth-cookies.js';
 import { emptyResponse } from '../http/response.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
@@ -8,6 +9,8 @@ import { authorizationOf } from './authorization-of.js';
 /** POST /auth/logout/: expire the caller's current session. */
 export async function logoutRoute<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
   const { session } = await authenticate(engine, authorizationOf(request));
-  await engine.store.expireSession(session.id, session.userId, engine.clock.now());
+  if (await engine.store.expireSession(session.id, session.userId, engine.clock.now())) {
+    emitRevoke(engine, session.userId, session.id, 1, 'logout');
+  }
   return emptyResponse(usesRefreshCookie(engine.options) ? { setCookies: [clearRefreshCookie(engine.options)] } : {});
 }

@@ -7,6 +7,7 @@ import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request
 import { refreshSession } from '../session/refresh-session.js';
 import { checkTokenEndpointRequest } from './token-endpoint-checks.js';
 import { tokenResponse } from './token-response.js';
+import { soleValue } from '../http/request-headers.js';
 
 /** Outcomes after which the refresh cookie is useless: clear it. */
 const DEAD_SESSION = new Set(['token_reuse_detected', 'session_expired', 'session_not_found']);
@@ -31,17 +32,20 @@ export async function refreshRoute<U>(engine: Engine<U>, request: SessauthReques
  * Where the token comes from: the JSON body in `body` mode, the cookie in `cookie`
  * mode, and in `both` mode the body when it has one, else the cookie. CSRF has
  * already passed in cookie and both modes, so a body token bypasses nothing.
+ * No token at all in the transport's place (absent, `""` or `null`; a cookie that
+ * body mode does not read) is 401 `invalid_token`, as JWT Ninja answers; a token of
+ * another JSON type is a malformed request (400).
  */
 function presentedRefreshToken<U>(engine: Engine<U>, body: Record<string, unknown>, cookies: Map<string, string[]>): string {
   const transport = engine.options.refreshTokenTransport;
   const fromBody = body.refresh_token;
-  if (transport !== 'cookie' && fromBody !== undefined) {
-    if (typeof fromBody !== 'string' || fromBody === '') throw new SessauthError('invalid_request');
+  if (transport !== 'cookie' && fromBody !== undefined && fromBody !== null && fromBody !== '') {
+    if (typeof fromBody !== 'string') throw new SessauthError('invalid_request');
     return fromBody;
   }
-  if (transport === 'body') throw new SessauthError('invalid_request');
-  const fromCookie = cookies.get(engine.options.refreshCookieName);
+  if (transport === 'body') throw new SessauthError('invalid_token');
   // A duplicated refresh cookie fails closed instead of picking one.
-  if (fromCookie === undefined || fromCookie.length !== 1 || fromCookie[0] === '') throw new SessauthError('invalid_token');
-  return fromCookie[0]!;
+  const fromCookie = soleValue(cookies.get(engine.options.refreshCookieName));
+  if (fromCookie === undefined || fromCookie === '') throw new SessauthError('invalid_token');
+  return fromCookie;
 }

@@ -1,6 +1,7 @@
 import type { Engine } from '../engine.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import type { AuthContext, AuthenticateInput } from '../sessauth.js';
+import { constantTimeEqual } from '../text/constant-time-equal.js';
 import { isActive } from './session-state.js';
 
 const BEARER = /^Bearer ([A-Za-z0-9_.~+/=-]+)$/;
@@ -21,22 +22,23 @@ export async function authenticate<U>(engine: Engine<U>, input: AuthenticateInpu
   if (!isActive(session, now)) throw new SessauthError('session_expired');
   const user = await engine.users.findById(claims.sub);
   if (user === null) throw new SessauthError('invalid_user');
-  if ((await engine.stampDigest(engine.users.securityStamp(user))) !== session.securityStamp) {
+  if (!constantTimeEqual(await engine.stampDigest(engine.users.securityStamp(user)), session.securityStamp)) {
     throw new SessauthError('session_expired');
   }
   touchIfDue(engine, session.id, session.lastActivityAt, now);
-  return { user, session };
+  return { user, session, claims: claims.payload };
 }
 
 /**
- * Exactly one `Authorization: Bearer <token>`. Missing (or blank): 401; a second
- * header fails closed with 401; any other shape is a malformed request: 400.
+ * Exactly one `Authorization: Bearer <token>`. Missing (or blank): 401. A second header
+ * fails closed with 401, and so does a comma: a token never holds one, and a Fetch
+ * runtime joins repeated headers with ", ", so `Bearer x,` must mean the same in every
+ * adapter. Any other shape is a malformed request: 400.
  */
 function bearerToken(values: readonly string[] | undefined): string {
-  if (values === undefined || values.length === 0) throw new SessauthError('invalid_token');
-  if (values.length > 1) throw new SessauthError('invalid_token');
-  if (values[0]!.trim() === '') throw new SessauthError('invalid_token');
-  const match = BEARER.exec(values[0]!);
+  const value = values?.length === 1 ? values[0]! : undefined;
+  if (value === undefined || value.includes(',') || value.trim() === '') throw new SessauthError('invalid_token');
+  const match = BEARER.exec(value);
   if (match === null) throw new SessauthError('invalid_request');
   return match[1]!;
 }

@@ -4,6 +4,12 @@ import type { SessionRecord } from '../store/store-port.js';
 import { randomId } from '../tokens/random-id.js';
 import { describeUserAgent, storedUserAgent } from '../ua/describe-user-agent.js';
 
+/**
+ * The stored expiry of a session that never ages out (JWT_SESSION_EXPIRE_SECONDS=0):
+ * the last instant every store can hold, so the port keeps one non-null expiry.
+ */
+export const NEVER_EXPIRES = new Date(Date.UTC(9999, 11, 31, 23, 59, 59));
+
 export interface LoginFacts {
   readonly clientIp: string | null;
   readonly userAgent: string | undefined;
@@ -25,7 +31,7 @@ export async function createSession<U>(engine: Engine<U>, user: U, facts: LoginF
   const { options, clock } = engine;
   const userId = engine.users.idOf(user);
   const now = clock.now();
-  const expiresAt = new Date(now.getTime() + options.sessionExpireSeconds * 1000);
+  const expiresAt = options.sessionExpireSeconds === 0 ? NEVER_EXPIRES : new Date(now.getTime() + options.sessionExpireSeconds * 1000);
   const id = randomId();
   const refreshJti = randomId();
   const userAgent = storedUserAgent(facts.userAgent);

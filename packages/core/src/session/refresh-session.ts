@@ -1,4 +1,5 @@
 import type { Engine } from '../engine.js';
+import { emitRefresh, emitReuse, emitRevoke } from '../events/emit-session-events.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { randomId } from '../tokens/random-id.js';
 import type { IssuedTokens } from './create-session.js';
@@ -34,16 +35,20 @@ export async function refreshSession<U>(engine: Engine<U>, refreshToken: string)
   });
   switch (outcome.status) {
     case 'consumed':
+      emitRefresh(engine, claims.sub, claims.sid);
       return { session: outcome.session, accessToken, refreshToken: nextRefreshToken };
     case 'missing':
       throw new SessauthError('session_not_found');
     case 'wrong_user':
       throw new SessauthError('invalid_token');
-    case 'expired':
     case 'security_changed':
+      emitRevoke(engine, claims.sub, claims.sid, 1, 'security_changed');
+      throw new SessauthError('session_expired');
+    case 'expired':
       throw new SessauthError('session_expired');
     case 'reused':
       engine.logger.warn('token_reuse_detected', { session: claims.sid });
+      emitReuse(engine, claims.sub, claims.sid);
       throw new SessauthError('token_reuse_detected');
   }
 }

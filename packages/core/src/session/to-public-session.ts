@@ -1,18 +1,10 @@
-import type { Location } from '../geo/location.js';
 import type { SessionRecord } from '../store/store-port.js';
+import type { PublicSession } from '../wire-types.js';
 
-/** The wire shape of one row of `GET /auth/sessions/`. */
-export interface PublicSession {
-  id: string;
-  created_at: string;
-  last_activity_at: string;
-  ip_address: string | null;
-  user_agent: string | null;
-  browser: string | null;
-  location: Location | null;
-  is_current: boolean;
-}
+// Declared with the other wire bodies; re-exported for the tests that import it from here.
+export type { PublicSession } from '../wire-types.js';
 
+/** A stored record as one row of `GET {prefix}/sessions/`. */
 export function toPublicSession(session: SessionRecord, currentSessionId: string): PublicSession {
   return {
     id: session.id,

@@ -1,3 +1,4 @@
+import { base64url } from 'jose';
 /** The position of the last row of an admin page: the keyset the next page starts after. */
 export interface AdminCursorPosition {
   readonly createdAt: Date;
@@ -15,10 +16,7 @@ const PAYLOAD = /^(0|[1-9]\d{0,15}):(.+)$/s;
  * never tied to one store's internals and a client cannot read meaning into it.
  */
 export function encodeAdminCursor(position: AdminCursorPosition): string {
-  const bytes = new TextEncoder().encode(`${position.createdAt.getTime()}:${position.id}`);
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return base64url.encode(`${position.createdAt.getTime()}:${position.id}`);
 }
 
 /**
@@ -30,9 +28,7 @@ export function decodeAdminCursor(cursor: string): AdminCursorPosition | null {
   if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !BASE64URL.test(cursor)) return null;
   let text: string;
   try {
-    const binary = atob(cursor.replace(/-/g, '+').replace(/_/g, '/'));
-    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(base64url.decode(cursor));
   } catch {
     return null;
   }

@@ -1,3 +1,4 @@
+import { IntegrationError } from '../errors/sessauth-error.js';
 import type { Location } from '../geo/location.js';
 
 /** One stored session: one logged-in device. Timestamps are `Date`s in UTC. */
@@ -123,8 +124,12 @@ export interface SessionStore {
    */
   purgeExpired(now: Date): Promise<number>;
 
-  /** The read-only administrative listing across users. */
-  listSessionsForAdmin(query: AdminSessionQuery): Promise<AdminSessionPage>;
+  /**
+   * The read-only administrative listing across users. An optional capability: needed
+   * only when the host turns the admin listing on (`admin` in `createSessauth`, or
+   * `createAdminListing`), which refuses at start-up a store without it.
+   */
+  listSessionsForAdmin?(query: AdminSessionQuery): Promise<AdminSessionPage>;
 }
 
 /** A fixed-window counter shared by every instance (the rate-limit port). */
@@ -135,4 +140,16 @@ export interface RateLimitStore {
    * Throws when the counter cannot be read: the caller denies the request.
    */
   hit(key: string, windowSec: number, now: Date): Promise<{ count: number; resetAt: Date }>;
+}
+
+/**
+ * The store's `listSessionsForAdmin`, looked up on each call (so a wrapped or replaced
+ * method is honoured); a store without the capability rejects with an IntegrationError.
+ */
+export function adminListerOf(store: SessionStore): (query: AdminSessionQuery) => Promise<AdminSessionPage> {
+  return (query) => {
+    const list = store.listSessionsForAdmin;
+    if (list === undefined) return Promise.reject(new IntegrationError(`this store has no listSessionsForAdmin, which the admin listing needs`));
+    return list.call(store, query);
+  };
 }

@@ -1,9 +1,10 @@
 import { decodeProtectedHeader, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { Clock } from '../clock.js';
-import { SessauthError } from '../errors/sessauth-error.js';
+import { IntegrationError, SessauthError } from '../errors/sessauth-error.js';
 import type { ResolvedOptions } from '../options/options.js';
 import { importSigningKeys } from './keys.js';
 import { randomId } from './random-id.js';
+import { hasUnstorableChar } from '../text/unsafe-text.js';
 
 export type TokenKind = 'access' | 'refresh';
 
@@ -14,6 +15,8 @@ export interface VerifiedToken {
   jti: string | undefined;
   exp: number;
   iat: number;
+  /** Every verified claim, custom ones included. */
+  payload: Readonly<JWTPayload>;
 }
 
 export interface TokenService {
@@ -29,8 +32,6 @@ export interface TokenService {
 const TYP: Readonly<Record<TokenKind, string>> = { access: 'at+jwt', refresh: 'rt+jwt' };
 const RESERVED_CLAIMS: ReadonlySet<string> = new Set(['iss', 'aud', 'sub', 'sid', 'iat', 'nbf', 'exp', 'jti', 'typ']);
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
-// A NUL or a lone surrogate would fail (or be mangled) in a database: refuse it as a claim.
-const UNSAFE_TEXT = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
  * Mints and verifies the access (`at+jwt`) and refresh (`rt+jwt`) JWTs. Keys are imported
@@ -41,6 +42,13 @@ const UNSAFE_TEXT = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export async function createTokenService(options: ResolvedOptions, clock: Clock): Promise<TokenService> {
   const { signKey, verifyKey } = await importSigningKeys(options);
   const { algorithm, issuer, audience } = options;
+  // The longest `exp - iat` we ever mint per kind: a well-signed token claiming more was not
+  // minted under these settings (a leaked key, an old config), so it is refused on decode too.
+  const longestLifetime: Readonly<Record<TokenKind, number>> = {
+    access: options.accessTokenExpireSeconds + options.leewaySeconds,
+    refresh: options.refreshTokenExpireSeconds + options.leewaySeconds,
+  };
+
 
   async function mint(kind: TokenKind, claims: JWTPayload, input: MintInput, lifetime: number, jti: string): Promise<string> {
     const iat = Math.floor(clock.now().getTime() / 1000);
@@ -101,11 +109,12 @@ export async function createTokenService(options: ResolvedOptions, clock: Clock)
     const jtiOk = jti === undefined ? expected === 'access' : isSafeId(jti);
     if (
       payload.aud !== audience || !isSafeId(sub) || !isSafeId(sid) || !jtiOk ||
-      typeof iat !== 'number' || typeof exp !== 'number' || iat > latestIat
+      typeof iat !== 'number' || typeof exp !== 'number' || !Number.isSafeInteger(iat) || !Number.isSafeInteger(exp) ||
+      iat > latestIat || exp - iat > longestLifetime[expected]
     ) {
       throw new SessauthError('invalid_token');
     }
-    return { sub, sid, jti, exp, iat };
+    return { sub, sid, jti, exp, iat, payload };
   }
 }
 
@@ -116,7 +125,7 @@ interface MintInput {
 }
 
 function isSafeId(value: unknown): value is string {
-  return typeof value === 'string' && value !== '' && !UNSAFE_TEXT.test(value);
+  return typeof value === 'string' && value !== '' && !hasUnstorableChar(value);
 }
 
 function checkMintInput(input: MintInput): void {
@@ -128,10 +137,12 @@ function checkMintInput(input: MintInput): void {
 
 function checkCustomClaims(claims: unknown): JWTPayload {
   if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) {
-    throw new Error('customClaims must return a plain object');
+    throw new IntegrationError('customClaims must return a plain object');
   }
   const reserved = Object.keys(claims).filter((name) => RESERVED_CLAIMS.has(name));
-  if (reserved.length > 0) throw new Error(`customClaims may not set reserved claims: ${reserved.join(', ')}`);
+  if (reserved.length > 0) {
+    throw new IntegrationError(`customClaims returned the reserved claim${reserved.length > 1 ? 's' : ''} ${reserved.join(', ')}: the core sets these itself; rename yours`);
+  }
   return claims as JWTPayload;
 }
 

@@ -1,3 +1,5 @@
+import type { ResolvedOptions } from '../options/options.js';
+
 /**
  * What the host application implements so the core can find its users.
  * `U` is the host's own user type; protected routes receive it unchanged.
@@ -14,10 +16,21 @@ export interface UserPort<U> {
   securityStamp(user: U): string;
   /** For the built-in password authenticator: the user and the stored argon2 hash. */
   findByUsername?(username: string): Promise<{ user: U; passwordHash: string } | null>;
+  /**
+   * The name the user logs in with. Needed only by `auth.changePassword`, which
+   * re-checks the current password through the login's own authenticator.
+   */
+  usernameOf?(user: U): string;
+}
+
+/** What the engine hands every login flow besides the body. */
+export interface AuthenticatorContext {
+  /** The validated settings (for example `maxUsernameLength`, `maxPasswordLength`). */
+  readonly options: ResolvedOptions;
 }
 
 /**
  * A login flow. It receives the parsed JSON body of `POST /auth/login/` and returns
  * the user, or throws `SessauthError('invalid_credentials')`.
  */
-export type Authenticator<U> = (body: Readonly<Record<string, unknown>>) => Promise<U>;
+export type Authenticator<U> = (body: Readonly<Record<string, unknown>>, context: AuthenticatorContext) => Promise<U>;

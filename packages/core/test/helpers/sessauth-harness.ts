@@ -57,8 +57,11 @@ export const silentLogger: Logger & { lines: string[] } = {
 
 export interface HarnessOptions {
   readonly options?: Partial<SessauthOptions>;
-  readonly store?: SessionStore;
+  /** A store with the admin listing capability (the harness turns the listing on). */
+  readonly store?: SessionStore & Required<Pick<SessionStore, 'listSessionsForAdmin'>>;
   readonly geolocation?: GeolocationProvider | null;
+  /** Serve the admin listing. @default true */
+  readonly admin?: boolean;
 }
 
 /**
@@ -88,8 +91,8 @@ export async function createHarness(input: HarnessOptions = {}) {
     },
     store,
     users,
-    authenticator: createPasswordAuthenticator({ users, hasher: plainHasher, maxUsernameLength: 254, maxPasswordLength: 1024 }),
-    isAdmin: (user) => user.admin,
+    authenticator: createPasswordAuthenticator({ users, hasher: plainHasher }),
+    ...(input.admin === false ? {} : { admin: { isAdmin: (user: TestUser) => user.admin } }),
     geolocation: input.geolocation ?? null,
     logger: silentLogger,
     clock: tickingClock(),

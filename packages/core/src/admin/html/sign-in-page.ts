@@ -1,6 +1,6 @@
-import { adminDocument } from './admin-layout-html.js';
-import { CSRF_FIELD } from './admin-form.js';
-import { escapeHtml } from './escape-html.js';
+import { adminDocument } from './layout.js';
+import { CSRF_FIELD } from '../form.js';
+import { escapeHtml } from './escape.js';
 
 export interface SignInPageInput {
   readonly adminPrefix: string;

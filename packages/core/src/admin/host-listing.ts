@@ -1,14 +1,14 @@
 import { systemClock, type Clock } from '../clock.js';
 import { ERROR_MESSAGE } from '../errors/error-codes.js';
-import { SessauthError } from '../errors/sessauth-error.js';
+import { IntegrationError, SessauthError } from '../errors/sessauth-error.js';
 import { errorToResponse } from '../http/response.js';
 import type { SessauthResponse } from '../http/sessauth-request.js';
 import { consoleLogger, type Logger } from '../logger.js';
-import type { SessionStore } from '../store/store-port.js';
-import { adminHtmlResponse } from './admin-layout-html.js';
-import { listingResponse } from './admin-listing-response.js';
-import { wantsJson } from './admin-query.js';
-import { messagePageHtml } from './admin-sign-in-html.js';
+import { adminListerOf, type SessionStore } from '../store/store-port.js';
+import { adminHtmlResponse } from './html/layout.js';
+import { listingResponse } from './listing.js';
+import { wantsJson } from './query.js';
+import { messagePageHtml } from './html/sign-in-page.js';
 
 export interface AdminListingOptions {
   /** The same store `createSessauth` was given. */
@@ -41,12 +41,17 @@ const BASE_PATH = /^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)+$/;
 export function createAdminListing(options: AdminListingOptions): (request: AdminListingRequest) => Promise<SessauthResponse> {
   const basePath = options.basePath.replace(/\/+$/, '');
   if (!BASE_PATH.test(basePath)) throw new Error(`createAdminListing: basePath must be a URL path like '/staff/sessions', got ${JSON.stringify(options.basePath)}`);
+  const { store } = options;
+  if (typeof store.listSessionsForAdmin !== 'function') {
+    throw new IntegrationError('createAdminListing: the store has no listSessionsForAdmin (the memory, Kysely and Redis stores have it)');
+  }
+  const list = adminListerOf(store);
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? consoleLogger;
   return async (request) => {
     try {
       return await listingResponse({
-        store: options.store,
+        list,
         now: clock.now(),
         basePath,
         query: request.query,

@@ -1,12 +1,12 @@
-import type { Engine } from '../engine.js';
+import type { AdminCapability, Engine } from '../engine.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { headerValues } from '../http/request-headers.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
-import { adminErrorResponse, type AdminErrorContext } from './admin-error-page.js';
-import { adminListingRoute } from './admin-listing.js';
-import { wantsJson } from './admin-query.js';
-import { adminSignInFormRoute, adminSignInRoute } from './admin-sign-in.js';
-import { adminSignOutRoute } from './admin-sign-out.js';
+import { adminErrorResponse, type AdminErrorContext } from './error-page.js';
+import { adminListingRoute } from './listing-route.js';
+import { wantsJson } from './query.js';
+import { adminSignInFormRoute, adminSignInRoute } from './sign-in.js';
+import { adminSignOutRoute } from './sign-out.js';
 
 /** True for the admin prefix itself and every path below it. */
 export function isAdminPath(path: string, adminPrefix: string): boolean {
@@ -19,7 +19,7 @@ export function isAdminPath(path: string, adminPrefix: string): boolean {
  * the browser sign-in, `POST /sign-out/`. Anything else there is 404/405. Never
  * throws: every failure becomes a page, or the API's JSON error for JSON callers.
  */
-export async function handleAdminRequest<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
+export async function handleAdminRequest<U>(engine: Engine<U>, admin: AdminCapability<U>, request: SessauthRequest): Promise<SessauthResponse> {
   let rest = request.path.slice(engine.options.adminPrefix.length);
   if (rest.endsWith('/')) rest = rest.slice(0, -1);
   const method = request.method.toUpperCase();
@@ -29,11 +29,11 @@ export async function handleAdminRequest<U>(engine: Engine<U>, request: Sessauth
   try {
     if (rest === '') {
       if (method !== 'GET') return await fail(new SessauthError('method_not_allowed'), { where: 'other', headers: { allow: 'GET' } });
-      return await adminListingRoute(engine, request).catch((error: unknown) => fail(error, { where: 'listing' }));
+      return await adminListingRoute(engine, admin, request).catch((error: unknown) => fail(error, { where: 'listing' }));
     }
     if (rest === '/sign-in') {
       if (method === 'GET') return await adminSignInFormRoute(engine, request);
-      if (method === 'POST') return await adminSignInRoute(engine, request);
+      if (method === 'POST') return await adminSignInRoute(engine, admin, request);
       return await fail(new SessauthError('method_not_allowed'), { where: 'other', headers: { allow: 'GET, POST' } });
     }
     if (rest === '/sign-out') {

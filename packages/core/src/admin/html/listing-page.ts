@@ -1,9 +1,9 @@
-import type { AdminSessionPage, SessionRecord } from '../store/store-port.js';
-import { CSRF_FIELD } from './admin-form.js';
-import { adminDocument } from './admin-layout-html.js';
-import { listingQueryString, type AdminListingParams } from './admin-query.js';
-import { adminSessionStatus, describeLocation } from './admin-session-view.js';
-import { escapeHtml } from './escape-html.js';
+import type { AdminSessionPage, SessionRecord } from '../../store/store-port.js';
+import { CSRF_FIELD } from '../form.js';
+import { adminDocument } from './layout.js';
+import { listingQueryString, type AdminListingParams } from '../query.js';
+import { adminSessionStatus, describeLocation } from '../session-view.js';
+import { escapeHtml } from './escape.js';
 
 export interface ListingPageInput {
   /** Where the listing is served, without the trailing slash. */

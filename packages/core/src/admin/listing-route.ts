@@ -1,8 +1,8 @@
-import type { Engine } from '../engine.js';
+import type { AdminCapability, Engine } from '../engine.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
-import { adminCredentialOf, requireAdmin } from './admin-access.js';
-import { listingResponse } from './admin-listing-response.js';
-import { pageCsrf } from './admin-page-csrf.js';
+import { adminCredentialOf, requireAdmin } from './access.js';
+import { listingResponse } from './listing.js';
+import { issueCsrf } from '../http/request-csrf.js';
 
 /**
  * GET <adminPrefix>/: every session across users, newest first. Admins only; the
@@ -10,11 +10,11 @@ import { pageCsrf } from './admin-page-csrf.js';
  * form that posts is the admin's own sign-out, offered to a browser sign-in
  * (a Bearer caller has no cookie to drop).
  */
-export async function adminListingRoute<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
-  const { session } = await requireAdmin(engine, request);
-  const csrf = adminCredentialOf(request) === 'cookie' ? pageCsrf(engine, request) : null;
+export async function adminListingRoute<U>(engine: Engine<U>, admin: AdminCapability<U>, request: SessauthRequest): Promise<SessauthResponse> {
+  const { session } = await requireAdmin(engine, admin, request);
+  const csrf = adminCredentialOf(request) === 'cookie' ? issueCsrf(engine, request) : null;
   return listingResponse({
-    store: engine.store,
+    list: admin.list,
     now: engine.clock.now(),
     basePath: engine.options.adminPrefix,
     query: request.query,

@@ -1,5 +1,6 @@
-import type { SessauthResponse } from '../http/sessauth-request.js';
-import { escapeHtml } from './escape-html.js';
+import type { SessauthResponse } from '../../http/sessauth-request.js';
+import { escapeHtml } from './escape.js';
+import { NO_STORE } from '../../http/response.js';
 
 // The only style of the admin pages. It is allowed by its hash in the CSP, so the
 // pages need no extra route and no inline script can run.
@@ -61,7 +62,6 @@ export function adminDocument(title: string, body: string): string {
 <body>${body}</body></html>`;
 }
 
-const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache', 'x-content-type-options': 'nosniff' } as const;
 
 /** An HTML response with the admin headers and any cookies to set. */
 export async function adminHtmlResponse(status: number, html: string, setCookies: readonly string[] = [], extra: Record<string, string> = {}): Promise<SessauthResponse> {

@@ -4,11 +4,11 @@ import { SessauthError } from '../errors/sessauth-error.js';
 import { isSecureRequest } from '../http/client-identity.js';
 import { errorToResponse } from '../http/response.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
-import { adminCredentialOf } from './admin-access.js';
-import { clearAdminCookie } from './admin-cookie.js';
-import { adminHtmlResponse } from './admin-layout-html.js';
-import { pageCsrf } from './admin-page-csrf.js';
-import { messagePageHtml, signInPageHtml } from './admin-sign-in-html.js';
+import { adminCredentialOf } from './access.js';
+import { clearAdminCookie } from './cookie.js';
+import { adminHtmlResponse } from './html/layout.js';
+import { issueCsrf } from '../http/request-csrf.js';
+import { messagePageHtml, signInPageHtml } from './html/sign-in-page.js';
 
 export interface AdminErrorContext {
   /** JSON errors (the API's `{"error_code"}`) instead of pages. */
@@ -51,7 +51,7 @@ export async function adminErrorResponse<U>(
   const notice = signInNotice(code, context, json.status, extra['retry-after'], credential !== 'none');
   const showForm = json.status === 401 || (context.where === 'sign-in' && notice !== undefined);
   if (showForm) {
-    const csrf = pageCsrf(engine, request);
+    const csrf = issueCsrf(engine, request);
     const cookies = [...csrf.setCookies];
     // A stale or revoked admin cookie is dropped so the browser stops sending it.
     if (json.status === 401 && credential === 'cookie') {

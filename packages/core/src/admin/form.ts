@@ -1,10 +1,8 @@
 import type { Engine } from '../engine.js';
 import { SessauthError } from '../errors/sessauth-error.js';
-import { isSecureRequest } from '../http/client-identity.js';
-import { parseCookieHeader } from '../http/cookies.js';
-import { checkCsrf } from '../http/csrf.js';
 import { readBodyText } from '../http/read-json-body.js';
-import { headerValues } from '../http/request-headers.js';
+import { assertCsrf } from '../http/request-csrf.js';
+import { headerValues, soleValue } from '../http/request-headers.js';
 import type { SessauthRequest } from '../http/sessauth-request.js';
 
 /** The hidden field of every admin form that carries the masked CSRF token. */
@@ -19,7 +17,7 @@ const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
  */
 export async function readFormFields(request: SessauthRequest, maxBytes: number): Promise<Map<string, string>> {
   const types = headerValues(request.headers, 'content-type');
-  const mediaType = types?.length === 1 ? types[0]!.split(';')[0]!.trim().toLowerCase() : '';
+  const mediaType = (soleValue(types) ?? '').split(';')[0]!.trim().toLowerCase();
   if (mediaType !== FORM_MEDIA_TYPE) throw new SessauthError('unsupported_media_type');
   const text = await readBodyText(request, maxBytes);
   const fields = new Map<string, string>();
@@ -36,17 +34,6 @@ export async function readFormFields(request: SessauthRequest, maxBytes: number)
  * Applied whatever the refresh-token transport: these forms ride on cookies.
  */
 export function assertAdminCsrf<U>(engine: Engine<U>, request: SessauthRequest, fields: Map<string, string>): void {
-  const hosts = headerValues(request.headers, 'host');
   const token = fields.get(CSRF_FIELD);
-  const passed = checkCsrf({
-    method: request.method,
-    headerTokens: token === undefined ? undefined : [token],
-    cookieValues: parseCookieHeader(headerValues(request.headers, 'cookie')).get(engine.options.csrfCookieName),
-    origin: headerValues(request.headers, 'origin'),
-    referer: headerValues(request.headers, 'referer'),
-    host: hosts?.length === 1 ? hosts[0] : undefined,
-    secure: isSecureRequest(engine, request),
-    trustedOrigins: engine.options.csrfTrustedOrigins,
-  });
-  if (!passed) throw new SessauthError('csrf_failed');
+  assertCsrf(engine, request, token === undefined ? undefined : [token]);
 }

@@ -1,21 +1,21 @@
-import type { Engine } from '../engine.js';
+import type { AdminCapability, Engine } from '../engine.js';
+import { emitLogin } from '../events/emit-session-events.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { clientIpOf, isSecureRequest } from '../http/client-identity.js';
-import { singleHeader } from '../http/request-headers.js';
+import { joinedHeader } from '../http/request-headers.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
-import { clientRateKey } from '../rate-limit/rate-limit-key.js';
-import { throttle } from '../rate-limit/throttle.js';
+import { throttleClient } from '../rate-limit/throttle.js';
 import { createSession } from '../session/create-session.js';
-import { adminCookie } from './admin-cookie.js';
-import { adminErrorResponse } from './admin-error-page.js';
-import { assertAdminCsrf, readFormFields } from './admin-form.js';
-import { adminHtmlResponse, seeOther } from './admin-layout-html.js';
-import { freshPageCsrf, pageCsrf } from './admin-page-csrf.js';
-import { signInPageHtml } from './admin-sign-in-html.js';
+import { adminCookie } from './cookie.js';
+import { adminErrorResponse } from './error-page.js';
+import { assertAdminCsrf, readFormFields } from './form.js';
+import { adminHtmlResponse, seeOther } from './html/layout.js';
+import { issueCsrf } from '../http/request-csrf.js';
+import { signInPageHtml } from './html/sign-in-page.js';
 
 /** GET <adminPrefix>/sign-in/: the form (and the CSRF cookie it needs). */
 export function adminSignInFormRoute<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
-  const csrf = pageCsrf(engine, request);
+  const csrf = issueCsrf(engine, request);
   const html = signInPageHtml({ adminPrefix: engine.options.adminPrefix, csrfToken: csrf.token });
   return adminHtmlResponse(200, html, csrf.setCookies);
 }
@@ -28,9 +28,9 @@ export function adminSignInFormRoute<U>(engine: Engine<U>, request: SessauthRequ
  * An admin gets a normal session (visible in the listing and in their own
  * `GET /auth/sessions/`) whose access token goes into the admin cookie; its
  * refresh token is never handed out, so the browser signs in again when the
- * access token ends. The CSRF secret rotates, as at login. Answers 303 to the listing.
+ * access token ends. The CSRF secret is kept, as at login (the API and the admin share the csrftoken cookie). Answers 303 to the listing.
  */
-export async function adminSignInRoute<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
+export async function adminSignInRoute<U>(engine: Engine<U>, admin: AdminCapability<U>, request: SessauthRequest): Promise<SessauthResponse> {
   let username: string | undefined;
   try {
     const { options } = engine;
@@ -38,21 +38,17 @@ export async function adminSignInRoute<U>(engine: Engine<U>, request: SessauthRe
     username = fields.get('username');
     assertAdminCsrf(engine, request, fields);
     const clientIp = clientIpOf(engine, request);
-    await throttle(engine.rateLimitStore, {
-      scope: 'login',
-      clientKey: clientRateKey(clientIp, options.throttleIpv6Prefix),
-      rate: options.loginThrottle,
-      now: engine.clock.now(),
-      logger: engine.logger,
-    });
+    await throttleClient(engine, 'login', clientIp);
     const password = fields.get('password');
     if (username === undefined || password === undefined) throw new SessauthError('invalid_request');
-    const user = await engine.authenticator({ username, password });
-    if (!engine.isAdmin(user)) throw new SessauthError('forbidden');
-    const userAgent = singleHeader(request.headers, 'user-agent', 'invalid_request');
+    // Every check of the request before the password: the answer must not tell a right one from a wrong one.
+    const userAgent = joinedHeader(request.headers, 'user-agent');
+    const user = await engine.authenticator({ username, password }, { options });
+    if (!admin.isAdmin(user)) throw new SessauthError('forbidden');
     const issued = await createSession(engine, user, { clientIp, userAgent });
+    emitLogin(engine, issued.session);
     const secure = isSecureRequest(engine, request);
-    return seeOther(`${options.adminPrefix}/`, [adminCookie(options, issued.accessToken, secure), ...freshPageCsrf(engine).setCookies]);
+    return seeOther(`${options.adminPrefix}/`, [adminCookie(options, issued.accessToken, secure)]);
   } catch (error) {
     // Keep the typed username (bounded by the form) so only the password is typed again.
     const kept = username !== undefined && username.length <= 254 ? username : undefined;

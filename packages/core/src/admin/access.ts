@@ -1,11 +1,11 @@
-import type { Engine } from '../engine.js';
+import type { AdminCapability, Engine } from '../engine.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { parseCookieHeader } from '../http/cookies.js';
-import { headerValues } from '../http/request-headers.js';
+import { headerValues, soleValue } from '../http/request-headers.js';
 import type { SessauthRequest } from '../http/sessauth-request.js';
 import { authenticate } from '../session/authenticate.js';
 import type { AuthContext } from '../sessauth.js';
-import { ADMIN_COOKIE_NAME } from './admin-cookie.js';
+import { ADMIN_COOKIE_NAME } from './cookie.js';
 
 const TOKEN = /^[A-Za-z0-9_.~+/=-]+$/;
 
@@ -23,13 +23,13 @@ export function adminCredentialOf(request: SessauthRequest): AdminCredential {
  * the browser sign-in; then the host's `isAdmin`. No usable token: 401; a valid
  * token of a user who is not an admin: 403 `forbidden`.
  */
-export async function requireAdmin<U>(engine: Engine<U>, request: SessauthRequest): Promise<AuthContext<U>> {
+export async function requireAdmin<U>(engine: Engine<U>, admin: AdminCapability<U>, request: SessauthRequest): Promise<AuthContext<U>> {
   const authorization = headerValues(request.headers, 'authorization');
   const context =
     authorization !== undefined
       ? await authenticate(engine, { authorization })
       : await authenticateAdminCookie(engine, request);
-  if (!engine.isAdmin(context.user)) throw new SessauthError('forbidden');
+  if (!admin.isAdmin(context.user)) throw new SessauthError('forbidden');
   return context;
 }
 
@@ -37,10 +37,11 @@ export async function requireAdmin<U>(engine: Engine<U>, request: SessauthReques
 export function authenticateAdminCookie<U>(engine: Engine<U>, request: SessauthRequest): Promise<AuthContext<U>> {
   const cookies = adminCookieValues(request);
   // A repeated admin cookie is ambiguous: fail closed, like a repeated Authorization.
-  if (cookies === undefined || cookies.length !== 1 || !TOKEN.test(cookies[0]!)) {
+  const cookie = soleValue(cookies);
+  if (cookie === undefined || !TOKEN.test(cookie)) {
     return Promise.reject(new SessauthError('invalid_token'));
   }
-  return authenticate(engine, { authorization: [`Bearer ${cookies[0]}`] });
+  return authenticate(engine, { authorization: [`Bearer ${cookie}`] });
 }
 
 function adminCookieValues(request: SessauthRequest): string[] | undefined {

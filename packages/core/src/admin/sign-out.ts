@@ -2,10 +2,10 @@ import type { Engine } from '../engine.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { isSecureRequest } from '../http/client-identity.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
-import { authenticateAdminCookie } from './admin-access.js';
-import { clearAdminCookie } from './admin-cookie.js';
-import { assertAdminCsrf, readFormFields } from './admin-form.js';
-import { seeOther } from './admin-layout-html.js';
+import { authenticateAdminCookie } from './access.js';
+import { clearAdminCookie } from './cookie.js';
+import { assertAdminCsrf, readFormFields } from './form.js';
+import { seeOther } from './html/layout.js';
 
 /**
  * POST <adminPrefix>/sign-out/ (form with the CSRF field): ends the one session

@@ -1,13 +1,14 @@
 import { jsonResponse } from '../http/response.js';
 import type { SessauthResponse } from '../http/sessauth-request.js';
-import type { AdminSessionQuery, SessionStore } from '../store/store-port.js';
-import { adminHtmlResponse } from './admin-layout-html.js';
-import { listingPageHtml } from './admin-page-html.js';
-import { parseAdminQuery, type AdminListingParams } from './admin-query.js';
-import { toAdminSessionJson } from './admin-session-view.js';
+import type { AdminSessionPage, AdminSessionQuery } from '../store/store-port.js';
+import { adminHtmlResponse } from './html/layout.js';
+import { listingPageHtml } from './html/listing-page.js';
+import { parseAdminQuery, type AdminListingParams } from './query.js';
+import { toAdminSessionJson } from './session-view.js';
 
 export interface ListingRequest {
-  readonly store: SessionStore;
+  /** The store's `listSessionsForAdmin`. */
+  readonly list: (query: AdminSessionQuery) => Promise<AdminSessionPage>;
   readonly now: Date;
   /** Where the listing is served (its links point below it), without the trailing slash. */
   readonly basePath: string;
@@ -28,7 +29,7 @@ export interface ListingRequest {
  */
 export async function listingResponse(input: ListingRequest): Promise<SessauthResponse> {
   const params = parseAdminQuery(input.query);
-  const page = await input.store.listSessionsForAdmin(storeQuery(params, input.now));
+  const page = await input.list(storeQuery(params, input.now));
   if (params.format === 'json') {
     return jsonResponse(200, {
       sessions: page.sessions.map((record) => toAdminSessionJson(record, input.now)),

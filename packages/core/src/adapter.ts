@@ -1,0 +1,5 @@
+// @sessauth/core/adapter: what an adapter author needs to translate a framework's
+// request into the core's plain-data shape and write the answer back.
+
+export type { SessauthRequest, SessauthResponse, RequestHeaders } from './http/sessauth-request.js';
+export { readLimitedStream } from './http/read-limited-stream.js';

@@ -1,0 +1,61 @@
+import type { Logger } from '../logger.js';
+import type { SessauthEventHandler, SessauthEventHandlers, SessauthEventMap, SessauthEventName } from './session-events.js';
+
+/**
+ * The engine's events. Handlers run after the state change committed and after the
+ * response is on its way (a macrotask later), never inside a store's atomic step;
+ * a slow or failing handler neither delays nor fails a request: errors are logged.
+ * A payload builder runs only when someone listens, so an unused event costs nothing
+ * (a login's "new device?" read happens only for a `login` handler).
+ */
+export class EventBus {
+  private readonly handlers = new Map<SessauthEventName, Set<SessauthEventHandler<never>>>();
+
+  constructor(
+    private readonly logger: Logger,
+    initial: SessauthEventHandlers = {},
+  ) {
+    for (const [name, handler] of Object.entries(initial) as Array<[SessauthEventName, SessauthEventHandler<never> | undefined]>) {
+      if (handler !== undefined) this.set(name).add(handler);
+    }
+  }
+
+  on<E extends SessauthEventName>(name: E, handler: SessauthEventHandler<E>): () => void {
+    const set = this.set(name);
+    set.add(handler as SessauthEventHandler<never>);
+    return () => set.delete(handler as SessauthEventHandler<never>);
+  }
+
+  listens(name: SessauthEventName): boolean {
+    return (this.handlers.get(name)?.size ?? 0) > 0;
+  }
+
+  /** Schedules `build` (then every handler of `name`) after the current request's work. */
+  emit<E extends SessauthEventName>(name: E, build: () => SessauthEventMap[E] | Promise<SessauthEventMap[E]>): void {
+    if (!this.listens(name)) return;
+    setTimeout(() => void this.dispatch(name, build), 0);
+  }
+
+  private async dispatch<E extends SessauthEventName>(name: E, build: () => SessauthEventMap[E] | Promise<SessauthEventMap[E]>): Promise<void> {
+    let event: SessauthEventMap[E];
+    try {
+      event = await build();
+    } catch (error) {
+      this.logger.error('event_failed', { for_event: name, error: error instanceof Error ? error.name : typeof error });
+      return;
+    }
+    for (const handler of this.handlers.get(name) ?? []) {
+      try {
+        await (handler as SessauthEventHandler<E>)(event);
+      } catch (error) {
+        this.logger.error('event_handler_failed', { for_event: name, error: error instanceof Error ? error.name : typeof error });
+      }
+    }
+  }
+
+  private set(name: SessauthEventName): Set<SessauthEventHandler<never>> {
+    let set = this.handlers.get(name);
+    if (set === undefined) this.handlers.set(name, (set = new Set()));
+    return set;
+  }
+}

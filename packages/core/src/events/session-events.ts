@@ -1,0 +1,65 @@
+import type { ErrorCode } from '../errors/error-codes.js';
+import type { Location } from '../geo/location.js';
+
+/** Why a session ended. */
+export type RevokeReason = 'logout' | 'logout_all' | 'delete' | 'invalidate_all' | 'reuse' | 'security_changed';
+
+/** A new session: after a login, a server-side `createSessionFor`, or the admin sign-in. */
+export interface LoginEvent {
+  readonly userId: string;
+  readonly sessionId: string;
+  readonly ipAddress: string | null;
+  readonly userAgent: string | null;
+  /** "<browser> on <OS>", as the session list shows it. */
+  readonly browser: string | null;
+  readonly location: Location | null;
+  /** No other active session of the user has this browser summary (or User-Agent, when there is none). */
+  readonly isNewDevice: boolean;
+  /** No other active session was in this city and country; null when the login has no location. */
+  readonly isNewLocation: boolean | null;
+}
+
+export interface RefreshEvent {
+  readonly userId: string;
+  readonly sessionId: string;
+}
+
+/** One session ended (`sessionId`), or every active session of the user (`sessionId` null, `count` of them). */
+export interface RevokeEvent {
+  readonly userId: string;
+  readonly sessionId: string | null;
+  readonly count: number;
+  readonly reason: RevokeReason;
+}
+
+/** The theft signal: a consumed refresh token was presented again; the session is revoked. */
+export interface ReuseDetectedEvent {
+  readonly userId: string;
+  readonly sessionId: string;
+  /** Where the session was created (the victim's device), as stored. */
+  readonly ipAddress: string | null;
+  readonly browser: string | null;
+}
+
+export interface LoginFailedEvent {
+  /** `invalid_credentials`, `invalid_user`... as answered. */
+  readonly code: ErrorCode;
+  /** The submitted username when the login body had one (bounded to 254 characters). */
+  readonly username: string | null;
+  readonly ipAddress: string | null;
+}
+
+/** Every event and its payload. No payload ever holds a token, a password or a secret. */
+export interface SessauthEventMap {
+  login: LoginEvent;
+  refresh: RefreshEvent;
+  revoke: RevokeEvent;
+  reuse_detected: ReuseDetectedEvent;
+  login_failed: LoginFailedEvent;
+}
+
+export type SessauthEventName = keyof SessauthEventMap;
+export type SessauthEventHandler<E extends SessauthEventName> = (event: SessauthEventMap[E]) => void | Promise<void>;
+
+/** Handlers given to `createSessauth({ events })`. */
+export type SessauthEventHandlers = { readonly [E in SessauthEventName]?: SessauthEventHandler<E> };

@@ -1,0 +1,74 @@
+import type { Engine } from '../engine.js';
+import { isSecureRequest, ownHost } from './client-identity.js';
+import { parseCookieHeader } from './cookies.js';
+import { SessauthError } from '../errors/sessauth-error.js';
+import { csrfCookie } from './auth-cookies.js';
+import { csrfFailure, maskCsrfSecret, newCsrfSecret } from './csrf.js';
+import { headerValues, soleValue } from './request-headers.js';
+import type { SessauthRequest } from './sessauth-request.js';
+
+/**
+ * The CSRF check of one request with the engine's settings, for the token endpoints
+ * (token from `X-CSRFToken`) and the admin forms (token from a form field) alike.
+ * A failure is 403 `csrf_failed`, logged at warn level with the rule that failed (and
+ * a refused Origin, which is the site's, not the user's), never a token value.
+ */
+export function assertCsrf<U>(
+  engine: Engine<U>,
+  request: SessauthRequest,
+  headerTokens: readonly string[] | undefined,
+  cookies: Map<string, string[]> = parseCookieHeader(headerValues(request.headers, 'cookie')),
+): void {
+  const failure = csrfFailure({
+    method: request.method,
+    headerTokens,
+    cookieValues: cookies.get(engine.options.csrfCookieName),
+    origin: headerValues(request.headers, 'origin'),
+    referer: headerValues(request.headers, 'referer'),
+    host: ownHost(engine, request),
+    secure: isSecureRequest(engine, request),
+    trustedOrigins: engine.options.csrfTrustedOrigins,
+  });
+  if (failure === null) return;
+  if (failure.reason === 'origin_refused') {
+    engine.logger.warn('csrf_failed', {
+      reason: failure.reason,
+      origin: loggableOrigin(failure.origin),
+      hint: 'if this origin is yours, add it to JWT_CSRF_TRUSTED_ORIGINS',
+    });
+  } else {
+    engine.logger.warn('csrf_failed', { reason: failure.reason });
+  }
+  throw new SessauthError('csrf_failed');
+}
+
+/** The refused origin, bounded; an IP-literal host is not logged (it could be a person's address). */
+function loggableOrigin(origin: string): string {
+  const bounded = origin.slice(0, 200);
+  try {
+    const { hostname } = new URL(bounded);
+    return /^[\d.]+$|^\[/.test(hostname) ? '(an IP-literal origin)' : bounded;
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+const CSRF_SECRET = /^[A-Za-z0-9]{32}$/;
+
+/** A masked CSRF token and the cookie to set with it. */
+export interface IssuedCsrf {
+  readonly token: string;
+  readonly setCookies: string[];
+}
+
+/**
+ * A fresh mask of the request's CSRF secret, which is kept, never rotated (the seed's
+ * flow sends one masked value on login and every refresh); a new secret, and its cookie,
+ * only when the request has none (or a malformed or repeated one).
+ */
+export function issueCsrf<U>(engine: Engine<U>, request: SessauthRequest): IssuedCsrf {
+  const current = soleValue(parseCookieHeader(headerValues(request.headers, 'cookie')).get(engine.options.csrfCookieName));
+  if (current !== undefined && CSRF_SECRET.test(current)) return { token: maskCsrfSecret(current), setCookies: [] };
+  const secret = newCsrfSecret();
+  return { token: maskCsrfSecret(secret), setCookies: [csrfCookie(engine.options, secret)] };
+}

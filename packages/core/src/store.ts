@@ -1,0 +1,17 @@
+// @sessauth/core/store: what a store author needs to implement the storage port and
+// prove it with @sessauth/conformance. Only types and pure functions live here: error
+// classes come from `@sessauth/core` itself, so `instanceof` holds in every module system.
+
+export type {
+  SessionStore,
+  SessionRecord,
+  NewSession,
+  CreateSessionInput,
+  RotateRefreshInput,
+  RotateOutcome,
+  AdminSessionQuery,
+  AdminSessionPage,
+  RateLimitStore,
+} from './store/store-port.js';
+export { encodeAdminCursor, decodeAdminCursor } from './store/admin-cursor.js';
+export { isActive } from './session/session-state.js';
