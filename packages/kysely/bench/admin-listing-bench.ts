@@ -70,8 +70,8 @@ async function benchOne(url: string, label: string): Promise<void> {
       findByUsername: async () => ({ user: admin, passwordHash: 'pw' }) };
     const auth = await createSessauth<BenchUser>({
       options: { secretKey: 'bench-secret-bench-secret-bench-secret!!', issuer: 'bench', audience: 'bench', loginThrottleRate: '0' },
-      store, users, isAdmin: () => true,
-      authenticator: createPasswordAuthenticator({ users, hasher: { hash: async (p) => p, verify: async (h, p) => h === p }, maxUsernameLength: 254, maxPasswordLength: 1024 }),
+      store, users, admin: { isAdmin: () => true },
+      authenticator: createPasswordAuthenticator({ users, hasher: { hash: async (p) => p, verify: async (h, p) => h === p } }),
       logger: { warn: () => undefined, error: () => undefined },
     });
     for (const size of SIZES) {

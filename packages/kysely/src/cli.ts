@@ -1,38 +1,63 @@
 #!/usr/bin/env node
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_MYSQL_COLLATION, migrationDdl } from './ddl.js';
 import { KyselySessionStore } from './kysely-store.js';
 import { migrateToLatest } from './migrate.js';
 import { openKyselyFromUrl } from './open-from-url.js';
 import { KyselyRateLimitStore } from './rate-limit-store.js';
 
 const USAGE = `Usage: sessauth-kysely <command> --url <database-url> [options]
+       sessauth-kysely sql --dialect <postgres|mysql|sqlite> [options]
 
 Commands:
   migrate   create or upgrade the sessauth tables (safe to repeat)
   purge     delete revoked and ended sessions and ended rate-limit windows
+  sql       print the migrations' DDL (no connection), for Prisma, Drizzle or Knex migrations
 
 Options:
   --url <url>                 postgres://..., mysql://..., mariadb://... or sqlite:<path>
                               (default: $DATABASE_URL)
   --table <name>              session table (default sessauth_session)
   --rate-limit-table <name>   rate-limit table (default sessauth_rate_limit)
-  -h, --help                  show this help`;
+  --dialect <name>            sql: postgres, mysql (also MariaDB) or sqlite
+  --collation <name>          sql --dialect mysql: table collation (default ${DEFAULT_MYSQL_COLLATION};
+                              MariaDB: utf8mb4_nopad_bin)
+  -v, --version               print the version
+  -h, --help                  show this help
+
+Exit codes: 0 done, 1 the database failed, 2 bad usage.`;
+
+const DIALECTS = ['postgres', 'mysql', 'sqlite'] as const;
 
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      url: { type: 'string' },
-      table: { type: 'string' },
-      'rate-limit-table': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.version === true) {
+    console.log(packageVersion());
+    return 0;
+  }
   const command = positionals[0];
   if (values.help === true || command === undefined) {
     console.log(USAGE);
     return values.help === true ? 0 : 2;
+  }
+  if (command === 'sql') {
+    const dialect = DIALECTS.find((name) => name === values.dialect);
+    if (dialect === undefined) {
+      console.error(`--dialect must be one of ${DIALECTS.join(', ')}\n\n${USAGE}`);
+      return 2;
+    }
+    const tables = { tableName: values.table, rateLimitTableName: values['rate-limit-table'], mysqlCollation: values.collation };
+    process.stdout.write(await migrationDdl(dialect, tables));
+    return 0;
   }
   if (command !== 'migrate' && command !== 'purge') {
     console.error(`unknown command: ${command}\n\n${USAGE}`);
@@ -60,6 +85,28 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await opened.destroy();
   }
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      table: { type: 'string' },
+      'rate-limit-table': { type: 'string' },
+      dialect: { type: 'string' },
+      collation: { type: 'string' },
+      version: { type: 'boolean', short: 'v' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+/** The version of this package: package.json sits one level above both src/ and dist/. */
+function packageVersion(): string {
+  const here = dirname(realpathSync(process.argv[1] ?? '.'));
+  return (JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 main(process.argv.slice(2)).then(

@@ -5,6 +5,14 @@ export { KyselyRateLimitStore, type KyselyRateLimitStoreOptions } from './rate-l
 export { migrateToLatest, type MigrateOptions, type MigrateSummary } from './migrate.js';
 export { openKyselyFromUrl, type OpenFromUrlOptions, type OpenedDatabase } from './open-from-url.js';
 export { withNamedStatements } from './dialects/postgres-named-statements.js';
+export {
+  guardPostgresPool,
+  type PgClientLike,
+  type PgPoolLike,
+  type PoolGuardOptions,
+} from './pools/postgres-pool-guard.js';
+export { guardMysqlPool, type MysqlConnectionLike, type MysqlPoolLike } from './pools/mysql-pool-guard.js';
+export { QueryDeadlineError } from './pools/query-deadline.js';
 export { withStatementCache, type SqliteDirectReads } from './dialects/sqlite-statement-cache.js';
 export type { DialectName } from './dialects/sql-dialect.js';
 export {

@@ -30,56 +30,72 @@ export class KyselySessionStore<DB = unknown> implements SessionStore {
   }
 
   createSession(input: CreateSessionInput): Promise<SessionRecord> {
-    return guard('createSession', () => createSession(this.#ctx, input));
+    return guard('createSession', this.#ctx.policy, () => createSession(this.#ctx, input));
   }
 
   findSession(id: string): Promise<SessionRecord | null> {
-    return guard('findSession', async () => {
-      const query = this.#ctx.queries.findById.bind({ id });
-      const rows = this.#ctx.directReads?.readHot(query.sql, query.parameters) ?? (await this.#ctx.db.executeQuery(query)).rows;
-      const row = rows[0] as SessionRow | undefined;
-      return row === undefined ? null : toRecord(row);
+    const query = this.#ctx.queries.findById.bind({ id });
+    const direct = this.#ctx.directReads;
+    if (direct !== undefined) {
+      // SQLite, no transaction open: one synchronous read that cannot hang, so no
+      // deadline timer on the hot path. A failure (SQLITE_BUSY, a missing table)
+      // takes the guarded path below, which retries or reports it.
+      try {
+        const rows = direct.readHot(query.sql, query.parameters);
+        if (rows !== null) return Promise.resolve(firstRecord(rows));
+      } catch {
+        // fall through
+      }
+    }
+    return guard('findSession', this.#ctx.policy, async () => {
+      const rows = direct?.readHot(query.sql, query.parameters) ?? (await this.#ctx.db.executeQuery(query)).rows;
+      return firstRecord(rows);
     });
   }
 
   listActiveSessions(userId: string, now: Date): Promise<SessionRecord[]> {
-    return guard('listActiveSessions', async () => {
+    return guard('listActiveSessions', this.#ctx.policy, async () => {
       const query = this.#ctx.queries.listActive.bind({ userId, now: now.getTime() });
       return (await this.#ctx.db.executeQuery(query)).rows.map(toRecord);
     });
   }
 
   rotateRefresh(input: RotateRefreshInput): Promise<RotateOutcome> {
-    return guard('rotateRefresh', () => rotateRefresh(this.#ctx, input));
+    return guard('rotateRefresh', this.#ctx.policy, () => rotateRefresh(this.#ctx, input));
   }
 
   expireSession(id: string, userId: string, now: Date): Promise<boolean> {
-    return guard('expireSession', async () => {
+    return guard('expireSession', this.#ctx.policy, async () => {
       const query = this.#ctx.queries.expireOne.bind({ id, userId, now: now.getTime() });
       return affectedRows(await this.#ctx.db.executeQuery(query)) > 0;
     });
   }
 
   expireAllForUser(userId: string, now: Date): Promise<number> {
-    return guard('expireAllForUser', async () => {
+    return guard('expireAllForUser', this.#ctx.policy, async () => {
       const query = this.#ctx.queries.expireAll.bind({ userId, now: now.getTime() });
       return affectedRows(await this.#ctx.db.executeQuery(query));
     });
   }
 
   touchSession(id: string, now: Date): Promise<void> {
-    return guard('touchSession', async () => {
+    return guard('touchSession', this.#ctx.policy, async () => {
       await this.#ctx.db.executeQuery(this.#ctx.queries.touch.bind({ id, now: now.getTime() }));
     });
   }
 
   purgeExpired(now: Date): Promise<number> {
-    return guard('purgeExpired', () => purgeExpired(this.#ctx, now));
+    return guard('purgeExpired', this.#ctx.policy, () => purgeExpired(this.#ctx, now));
   }
 
   listSessionsForAdmin(query: AdminSessionQuery): Promise<AdminSessionPage> {
-    return guard('listSessionsForAdmin', () => listSessionsForAdmin(this.#ctx, query));
+    return guard('listSessionsForAdmin', this.#ctx.policy, () => listSessionsForAdmin(this.#ctx, query));
   }
+}
+
+function firstRecord(rows: readonly unknown[]): SessionRecord | null {
+  const row = rows[0] as SessionRow | undefined;
+  return row === undefined ? null : toRecord(row);
 }
 
 /** Same as `new KyselySessionStore(db, options)`. */

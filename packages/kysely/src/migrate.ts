@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationResult } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationResult } from 'kysely';
 import type { DialectName } from './dialects/sql-dialect.js';
 import { resolveDialect } from './dialects/resolve-dialect.js';
 import { createSessionMigration } from './migrations/0001-create-session.js';
@@ -38,11 +38,29 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, options: MigrateOption
     migrationTableName: names.migration,
     migrationLockTableName: names.migrationLock,
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } =
+    dialect.name === 'sqlite' ? await withSqliteBusyWait(db, () => migrator.migrateToLatest()) : await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((result: MigrationResult) => result.status === 'Error');
     const where = failed === undefined ? '' : ` (migration ${failed.migrationName})`;
     throw new Error(`@sessauth/kysely: migration failed${where}`, { cause: error });
   }
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}
+
+/**
+ * SQLite migrations are not transactional in Kysely, so a statement that met
+ * another process's write lock cannot simply be retried: wait for the lock in the
+ * driver instead, for up to 5 s, during the migration only (`openKyselyFromUrl`
+ * sets no busy wait, which would block the event loop while serving).
+ */
+async function withSqliteBusyWait<DB, T>(db: Kysely<DB>, run: () => Promise<T>): Promise<T> {
+  const before = await sql<{ timeout: number }>`pragma busy_timeout`.execute(db);
+  const previous = Number(before.rows[0]?.timeout ?? 0);
+  await sql`pragma busy_timeout = ${sql.raw(String(Math.max(previous, 5000)))}`.execute(db);
+  try {
+    return await run();
+  } finally {
+    await sql`pragma busy_timeout = ${sql.raw(String(previous))}`.execute(db);
+  }
 }

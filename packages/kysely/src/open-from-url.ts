@@ -2,12 +2,24 @@ import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, ty
 import { withNamedStatements } from './dialects/postgres-named-statements.js';
 import type { DialectName } from './dialects/sql-dialect.js';
 import { withStatementCache, type SqliteDirectReads } from './dialects/sqlite-statement-cache.js';
+import { guardMysqlPool } from './pools/mysql-pool-guard.js';
+import { guardPostgresPool } from './pools/postgres-pool-guard.js';
+import { operationTimeout } from './store-guard.js';
 
 export interface OpenFromUrlOptions {
   /** Connections in the pool (PostgreSQL, MySQL). @default 10 */
   poolSize?: number;
-  /** Give up connecting after this long; a store call then fails with 503. @default 5000 */
+  /** Give up connecting (or waiting for a free pooled connection) after this long. @default 5000 */
   connectTimeoutMs?: number;
+  /**
+   * Client-side deadline of every statement (PostgreSQL, MySQL): a connection whose
+   * statement has no answer by then is destroyed and leaves the pool, so a silent
+   * database (a partition, dropped packets) cannot hold requests or connections.
+   * Pass the same value to `createKyselyStore` and `KyselyRateLimitStore`
+   * (`operationTimeoutMs`, whose default is the same), which bound a whole call.
+   * @default 5000
+   */
+  operationTimeoutMs?: number;
   /**
    * Bound on one statement, lock waits included (PostgreSQL `statement_timeout`,
    * MySQL/MariaDB `innodb_lock_wait_timeout` in whole seconds); 0 leaves the
@@ -27,6 +39,8 @@ export interface OpenedDatabase {
   readonly dialect: DialectName;
   /** SQLite with prepared statements: pass to `createKyselyStore` as `directReads`. */
   readonly directReads: SqliteDirectReads | undefined;
+  /** The `operationTimeoutMs` in force: pass it on to the stores. */
+  readonly operationTimeoutMs: number;
   /** Closes the pool (or the SQLite file). */
   destroy(): Promise<void>;
 }
@@ -37,12 +51,19 @@ export interface OpenedDatabase {
  * `postgres://` / `postgresql://` (pg), `mysql://` / `mariadb://` (mysql2),
  * `sqlite:<path>` (better-sqlite3; `sqlite::memory:` for an in-memory database).
  * The store's hot statements are prepared once (see `preparedStatements`).
+ *
+ * Fault behaviour: the pools are guarded (`guardPostgresPool`, `guardMysqlPool`): a
+ * connection lost mid-statement fails that statement instead of crashing the
+ * process, and a statement without an answer within `operationTimeoutMs` ends its
+ * connection. SQLite never blocks the event loop on a lock held by another
+ * process (busy timeout 0): the stores retry SQLITE_BUSY asynchronously instead.
  */
 export async function openKyselyFromUrl(url: string, options: OpenFromUrlOptions = {}): Promise<OpenedDatabase> {
   const poolSize = options.poolSize ?? 10;
   const timeout = options.connectTimeoutMs ?? 5000;
   const statementTimeout = options.statementTimeoutMs ?? 5000;
   const prepared = options.preparedStatements ?? true;
+  const deadline = operationTimeout(options.operationTimeoutMs);
   const scheme = /^([a-z]+):/i.exec(url)?.[1]?.toLowerCase();
   let dialect: Dialect;
   let name: DialectName;
@@ -59,7 +80,8 @@ export async function openKyselyFromUrl(url: string, options: OpenFromUrlOptions
     // An idle client's error (server restart) would otherwise crash the process;
     // the next query fails instead and the store answers 503.
     pool.on('error', () => undefined);
-    dialect = new PostgresDialect({ pool: prepared ? withNamedStatements(pool) : pool });
+    const guarded = guardPostgresPool(pool, { queryTimeoutMs: deadline });
+    dialect = new PostgresDialect({ pool: prepared ? withNamedStatements(guarded) : guarded });
     name = 'postgres';
   } else if (scheme === 'mysql' || scheme === 'mariadb') {
     const mysql = await loadDriver('mysql2', () => import('mysql2'));
@@ -73,7 +95,7 @@ export async function openKyselyFromUrl(url: string, options: OpenFromUrlOptions
     });
     const lockWait = Math.ceil(statementTimeout / 1000);
     dialect = new MysqlDialect({
-      pool,
+      pool: guardMysqlPool(pool, { queryTimeoutMs: deadline }),
       onCreateConnection: async (connection) => {
         if (lockWait > 0) {
           await connection.executeQuery(CompiledQuery.raw(`set session innodb_lock_wait_timeout = ${lockWait}`));
@@ -86,9 +108,15 @@ export async function openKyselyFromUrl(url: string, options: OpenFromUrlOptions
     if (path === '') throw new TypeError('@sessauth/kysely: sqlite URL needs a path, e.g. sqlite:./sessauth.db');
     const sqlite = await loadDriver('better-sqlite3', () => import('better-sqlite3'));
     const Database = sqlite.default;
+    // Opening may wait for another process's lock (switching to WAL needs one).
     const database = new Database(path, { timeout });
-    // WAL lets readers run beside the writer; busy_timeout (above) queues writers.
+    // WAL lets readers run beside the writer.
     if (path !== ':memory:') database.pragma('journal_mode = WAL');
+    // Then no busy wait in the driver: it would block the event loop (every
+    // request of the process) while another process holds the write lock. The
+    // stores retry SQLITE_BUSY asynchronously within their deadline, and
+    // migrateToLatest waits in the driver for the migration only.
+    database.pragma('busy_timeout = 0');
     const cached = prepared ? withStatementCache(database) : undefined;
     directReads = cached;
     dialect = new SqliteDialect({ database: cached ?? database });
@@ -97,7 +125,7 @@ export async function openKyselyFromUrl(url: string, options: OpenFromUrlOptions
     throw new TypeError('@sessauth/kysely: unsupported database URL; use postgres://, mysql://, mariadb:// or sqlite:<path>');
   }
   const db = new Kysely<unknown>({ dialect });
-  return { db, dialect: name, directReads, destroy: () => db.destroy() };
+  return { db, dialect: name, directReads, operationTimeoutMs: deadline, destroy: () => db.destroy() };
 }
 
 async function loadDriver<T>(name: string, load: () => Promise<T>): Promise<T> {

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { resolveDialect } from './dialects/resolve-dialect.js';
 import type { DialectName, SqlDialect } from './dialects/sql-dialect.js';
 import { DEFAULT_RATE_LIMIT_TABLE, tableNames, type RateLimitDb } from './schema.js';
-import { guard } from './store-guard.js';
+import { guard, operationTimeout, type GuardPolicy } from './store-guard.js';
 
 export interface KyselyRateLimitStoreOptions {
   /** Detected from the Kysely instance's adapter when omitted. */
@@ -13,6 +13,8 @@ export interface KyselyRateLimitStoreOptions {
   tableName?: string;
   /** Rows per DELETE statement in `purgeExpired`. @default 1000 */
   purgeBatchSize?: number;
+  /** Upper bound of one call, as for the session store (503 past it). @default 5000 */
+  operationTimeoutMs?: number;
 }
 
 /**
@@ -27,16 +29,18 @@ export class KyselyRateLimitStore<DB = unknown> implements RateLimitStore {
   readonly #dialect: SqlDialect;
   readonly #table: string;
   readonly #batch: number;
+  readonly #policy: GuardPolicy;
 
   constructor(db: Kysely<DB>, options: KyselyRateLimitStoreOptions = {}) {
     this.#db = db as unknown as Kysely<RateLimitDb>;
     this.#dialect = resolveDialect(this.#db, options.dialect);
     this.#table = tableNames(undefined, options.tableName ?? DEFAULT_RATE_LIMIT_TABLE).rateLimit;
     this.#batch = options.purgeBatchSize ?? 1000;
+    this.#policy = { timeoutMs: operationTimeout(options.operationTimeoutMs) };
   }
 
   hit(key: string, windowSec: number, now: Date): Promise<{ count: number; resetAt: Date }> {
-    return guard('rate limit hit', async () => {
+    return guard('rate limit hit', this.#policy, async () => {
       const digest = createHash('sha256').update(key).digest('base64url');
       const state = await this.#dialect.hitCounter(this.#db, this.#table, digest, now.getTime(), windowSec * 1000);
       return { count: state.count, resetAt: new Date(state.resetAtMs) };
@@ -45,7 +49,7 @@ export class KyselyRateLimitStore<DB = unknown> implements RateLimitStore {
 
   /** Deletes counters whose window has ended, in bounded batches; returns how many. */
   purgeExpired(now: Date): Promise<number> {
-    return guard('rate limit purge', async () => {
+    return guard('rate limit purge', this.#policy, async () => {
       let deleted = 0;
       for (;;) {
         const keys = await this.#db

@@ -15,8 +15,9 @@ interface RotateValues {
 
 /**
  * The refresh compare-and-swap: one conditional UPDATE on id, user, live expiry,
- * security stamp and current jti. Only when it changes no row do we open a
- * transaction, lock the row and say why; a stale stamp or jti on an active session
+ * security stamp and current jti. Only when it changes no row do we say why: a
+ * plain read settles a session that is gone or over, and only an active one is
+ * locked in a transaction and re-checked; a stale stamp or jti on an active session
  * revokes it, and that revocation commits before the outcome is returned.
  */
 export async function rotateRefresh(ctx: StoreContext, input: RotateRefreshInput): Promise<RotateOutcome> {
@@ -30,15 +31,29 @@ export async function rotateRefresh(ctx: StoreContext, input: RotateRefreshInput
   };
   const swapped = await afterSwap(ctx, ctx.db, await ctx.db.executeQuery(ctx.queries.rotate.bind(values)), values);
   if (swapped !== 'no_swap') return swapped === null ? { status: 'expired' } : { status: 'consumed', session: swapped };
+  // Most misses are on sessions that are over already (the other racers of a
+  // reuse, a token of a revoked session). Those states never change back, so a
+  // plain read settles them with no transaction and no row lock: a storm of
+  // replays does not queue on one row. Only an active session is locked.
+  const { rows } = await ctx.db.executeQuery(ctx.queries.findById.bind({ id: values.id }));
+  const settled = finalOutcome(rows[0], values);
+  if (settled !== null) return settled;
   return ctx.dialect.transaction(ctx.db, (trx) => classify(ctx, trx, values));
+}
+
+/** missing, wrong_user or expired (none of them ever changes back); null for an active session of this user. */
+function finalOutcome(row: SessionRow | undefined, values: RotateValues): RotateOutcome | null {
+  if (row === undefined) return { status: 'missing' };
+  if (row.user_id !== values.userId) return { status: 'wrong_user' };
+  if (!isActiveRow(row, values.now)) return { status: 'expired' };
+  return null;
 }
 
 async function classify(ctx: StoreContext, trx: Kysely<SessionDb>, values: RotateValues): Promise<RotateOutcome> {
   const { rows } = await trx.executeQuery(ctx.queries.findByIdForUpdate.bind({ id: values.id }));
   const row = rows[0];
-  if (row === undefined) return { status: 'missing' };
-  if (row.user_id !== values.userId) return { status: 'wrong_user' };
-  if (!isActiveRow(row, values.now)) return { status: 'expired' };
+  const settled = finalOutcome(row, values);
+  if (settled !== null || row === undefined) return settled ?? { status: 'missing' };
   if (row.security_stamp !== values.stamp || row.refresh_jti !== values.presentedJti) {
     await trx.executeQuery(ctx.queries.revoke.bind({ id: values.id, now: values.now }));
     return { status: row.security_stamp !== values.stamp ? 'security_changed' : 'reused' };

@@ -4,6 +4,7 @@ import type { DialectName, SqlDialect } from './dialects/sql-dialect.js';
 import type { SqliteDirectReads } from './dialects/sqlite-statement-cache.js';
 import { tableNames, type SessionDb, type TableNames } from './schema.js';
 import { prepareSessionQueries, type SessionQueries } from './session-queries.js';
+import { operationTimeout, type GuardPolicy } from './store-guard.js';
 
 export interface KyselyStoreOptions {
   /** Detected from the Kysely instance's adapter when omitted. */
@@ -18,6 +19,15 @@ export interface KyselyStoreOptions {
    * when no transaction is open, without kysely's per-query connection lock.
    */
   directReads?: SqliteDirectReads;
+  /**
+   * Upper bound of one store call, every statement and wait included; past it the
+   * call rejects with `StoreUnavailableError` (503). Statements still on the wire
+   * end with their connection when the pool is guarded (`openKyselyFromUrl` does
+   * it; see `guardPostgresPool` / `guardMysqlPool`). On SQLite a call that meets
+   * SQLITE_BUSY is retried asynchronously until this deadline.
+   * @default 5000
+   */
+  operationTimeoutMs?: number;
 }
 
 /** What every store operation needs: the database, its dialect, names and prepared statements. */
@@ -29,6 +39,8 @@ export interface StoreContext {
   /** Rows deleted per DELETE statement of a purge. */
   readonly purgeBatchSize: number;
   readonly directReads: SqliteDirectReads | undefined;
+  /** The deadline of each call, and whether SQLITE_BUSY is retried within it. */
+  readonly policy: GuardPolicy;
 }
 
 /** Validates the options and compiles the hot statements once, for this dialect. */
@@ -47,6 +59,7 @@ export function createStoreContext<DB>(db: Kysely<DB>, options: KyselyStoreOptio
     queries: prepareSessionQueries(sessionDb, names.session, dialect),
     purgeBatchSize,
     directReads: options.directReads,
+    policy: { timeoutMs: operationTimeout(options.operationTimeoutMs) },
   };
 }
 

@@ -1,16 +1,84 @@
 import { SessauthError, StoreUnavailableError } from '@sessauth/core';
 
+/** How one store call is bounded. */
+export interface GuardPolicy {
+  /** The whole call, every statement, every retry and every wait for a connection included. */
+  readonly timeoutMs: number;
+}
+
+export const DEFAULT_OPERATION_TIMEOUT_MS = 5000;
+
+/** Validates the `operationTimeoutMs` option. */
+export function operationTimeout(value: number | undefined): number {
+  const ms = value ?? DEFAULT_OPERATION_TIMEOUT_MS;
+  if (!Number.isFinite(ms) || ms <= 0) throw new TypeError('@sessauth/kysely: operationTimeoutMs must be a positive number');
+  return ms;
+}
+
 /**
- * Runs one store operation; any failure that is not already a sessauth error
- * (connection refused, timeout, lost connection, unexpected constraint) becomes a
- * StoreUnavailableError, which the core answers with 503: fail closed. The message
- * names the operation only; the driver error stays in `cause` for debugging.
+ * Runs one store operation under its deadline; any failure that is not already a
+ * sessauth error (connection refused or lost, timeout, unexpected constraint)
+ * becomes a StoreUnavailableError, which the core answers with 503: fail closed.
+ * The message names the operation only; the driver error stays in `cause`.
+ *
+ * A call that misses its deadline is answered at once; statements it still has
+ * on the wire end with their connection (`guardPostgresPool`/`guardMysqlPool`
+ * destroy a connection whose query outlives the same bound), so a silent database
+ * never holds a request or a pooled connection.
  */
-export async function guard<T>(operation: string, run: () => Promise<T>): Promise<T> {
+export async function guard<T>(operation: string, policy: GuardPolicy, run: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + policy.timeoutMs;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new StoreUnavailableError(`@sessauth/kysely: ${operation} timed out after ${policy.timeoutMs} ms`)),
+      policy.timeoutMs,
+    );
+  });
+  const work = retryConflicts(run, deadline);
+  // The loser of the race must not surface as an unhandled rejection.
+  work.catch(() => undefined);
   try {
-    return await run();
+    return await Promise.race([work, expired]);
   } catch (error) {
     if (error instanceof SessauthError) throw error;
     throw new StoreUnavailableError(`@sessauth/kysely: ${operation} failed`, { cause: error });
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+/**
+ * Runs the call again after a transient conflict, with a short asynchronous pause,
+ * until the deadline. Such an error means the statement or transaction that met it
+ * changed nothing (SQLITE_BUSY; a deadlock victim is rolled back whole), and every
+ * operation of the store writes in one statement or one transaction, the last
+ * step it takes (the purge's batches delete only what is still there), so running
+ * the call again cannot apply a change twice.
+ */
+async function retryConflicts<T>(run: () => Promise<T>, deadline: number): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await run();
+    } catch (error) {
+      // Jittered back-off from about 1 ms up to 20 ms, so that two processes
+      // waiting on one lock do not retry in lock-step. An attempt costs microseconds
+      // (no busy wait in the driver), so polling this often is cheap.
+      const pause = Math.min(20, 2 ** Math.min(attempt, 5)) * (0.5 + Math.random() / 2);
+      if (!isTransientConflict(error) || Date.now() + pause >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
+/**
+ * SQLite: SQLITE_BUSY (another process holds the write lock; the driver's own busy
+ * wait would block the event loop). InnoDB: a deadlock victim (ER_LOCK_DEADLOCK,
+ * which two UPDATEs of one row through different indexes can meet under a storm of
+ * refreshes of one token). PostgreSQL: deadlock_detected and serialization_failure.
+ */
+export function isTransientConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return code.startsWith('SQLITE_BUSY') || code === 'ER_LOCK_DEADLOCK' || code === '40P01' || code === '40001';
 }

@@ -9,7 +9,13 @@ for (const target of [...ALL_TARGETS, ...TUNED_TARGETS]) {
   describeStoreConformance(`kysely ${target.label}`, async () => {
     const database = await target.open();
     if (database === null) return null;
-    return { store: new KyselySessionStore(database.db, { tableName: database.tableName, directReads: database.directReads }), close: database.close };
+    const options = { tableName: database.tableName, directReads: database.directReads };
+    return {
+      store: new KyselySessionStore(database.db, options),
+      // A second instance (its own statement cache) over the same tables: the kit's cross-instance cases.
+      openSecondInstance: async () => ({ store: new KyselySessionStore(database.db, options), close: async () => {} }),
+      close: database.close,
+    };
   });
 
   describeRateLimitConformance(`kysely ${target.label}`, async () => {

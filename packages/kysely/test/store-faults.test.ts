@@ -7,7 +7,7 @@ import { openKyselyFromUrl, type OpenedDatabase } from '../src/open-from-url.js'
 import { sqliteTarget } from './support/test-databases.js';
 
 /** Every public method of the port, called with harmless arguments. */
-function everyCall(store: SessionStore): Array<[string, () => Promise<unknown>]> {
+function everyCall(store: Required<SessionStore>): Array<[string, () => Promise<unknown>]> {
   const now = new Date();
   const session = newSessionFixture();
   const rotation = { sessionId: session.id, userId: session.userId, presentedJti: 'a', nextJti: 'b', securityStamp: 's', now };
@@ -24,7 +24,7 @@ function everyCall(store: SessionStore): Array<[string, () => Promise<unknown>]>
   ];
 }
 
-async function expectEveryCallUnavailable(store: SessionStore): Promise<void> {
+async function expectEveryCallUnavailable(store: Required<SessionStore>): Promise<void> {
   for (const [name, call] of everyCall(store)) {
     await expect(call(), name).rejects.toBeInstanceOf(StoreUnavailableError);
   }
