@@ -1,5 +1,5 @@
-import { SessauthError, decodeAdminCursor, encodeAdminCursor } from '@sessauth/core';
-import type { AdminSessionPage, AdminSessionQuery, SessionRecord } from '@sessauth/core';
+import { SessauthError } from '@sessauth/core';
+import { decodeAdminCursor, encodeAdminCursor, type AdminSessionPage, type AdminSessionQuery, type SessionRecord } from '@sessauth/core/store';
 import { hashToRecord } from './session-codec.js';
 import { readOwner, type StoreContext } from './store-context.js';
 

@@ -1,6 +1,7 @@
 import { StoreUnavailableError } from '@sessauth/core';
 import { Cluster, Redis } from 'ioredis';
 import type { ClusterNode, ClusterOptions, RedisOptions } from 'ioredis';
+import { describeConnectionFailure, endpointOfUrl, type RedisEndpoint } from './connection-failure.js';
 
 /**
  * ioredis options under which a Redis fault becomes a prompt error instead of a
@@ -28,11 +29,12 @@ export const recommendedRedisOptions = {
  * A connected ioredis client for `url` (`redis://` or `rediss://`) with
  * `recommendedRedisOptions`; `options` override them. Resolves once the client is
  * ready, because with the offline queue off, commands sent before that would fail.
- * Rejects with `StoreUnavailableError` (and stops reconnecting) when it cannot connect.
+ * Rejects with `StoreUnavailableError` (and stops reconnecting) when it cannot connect; its
+ * message names the host and port (never the URL's credentials) and the likely fix.
  */
 export async function createRedisClient(url: string, options: RedisOptions = {}): Promise<Redis> {
   const client = new Redis(url, { ...recommendedRedisOptions, ...options, lazyConnect: true });
-  return connected(client, () => client.connect(), 'redis: could not connect');
+  return connected(client, () => client.connect(), 'redis', endpointOfUrl(url));
 }
 
 /**
@@ -46,7 +48,8 @@ export async function createRedisClusterClient(nodes: ClusterNode[], options: Cl
     lazyConnect: true,
     redisOptions: { ...recommendedRedisOptions, ...options.redisOptions },
   });
-  return connected(cluster, () => cluster.connect(), 'redis cluster: could not connect');
+  const hostPort = nodes.map((node) => (typeof node === 'object' ? `${node.host ?? '127.0.0.1'}:${node.port ?? 6379}` : String(node))).join(', ');
+  return connected(cluster, () => cluster.connect(), 'redis cluster', { hostPort, tls: options.redisOptions?.tls === undefined ? undefined : true });
 }
 
 /**
@@ -54,16 +57,20 @@ export async function createRedisClusterClient(nodes: ClusterNode[], options: Cl
  * The connection errors are this function's to report, so it listens for them
  * meanwhile; afterwards add your own `error` listener, as ioredis recommends.
  */
-async function connected<C extends Redis | Cluster>(client: C, connect: () => Promise<void>, message: string): Promise<C> {
-  const swallow = (): void => undefined;
+async function connected<C extends Redis | Cluster>(client: C, connect: () => Promise<void>, what: string, endpoint: RedisEndpoint): Promise<C> {
+  // ioredis rejects connect() with a bare "Connection is closed."; the socket's own error
+  // (ECONNREFUSED, a TLS alert) arrives as an 'error' event first: keep it for the message.
+  let socketError: unknown;
+  const swallow = (error: unknown): void => {
+    socketError ??= error;
+  };
   client.on('error', swallow);
   try {
     await connect();
     return client;
   } catch (error) {
     client.disconnect();
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new StoreUnavailableError(`${message} (${reason})`, { cause: error });
+    throw new StoreUnavailableError(describeConnectionFailure(what, endpoint, socketError ?? error), { cause: error });
   } finally {
     client.off('error', swallow);
   }

@@ -1,5 +1,5 @@
 import { StoreUnavailableError } from '@sessauth/core';
-import type { NewSession, SessionRecord } from '@sessauth/core';
+import type { NewSession, SessionRecord } from '@sessauth/core/store';
 import { runScript } from './script-runner.js';
 import { SCRIPTS } from './scripts/session-scripts.js';
 import type { StoreContext } from './store-context.js';

@@ -12,7 +12,7 @@ export async function guard<T>(operation: string, timeoutMs: number, run: () => 
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new StoreUnavailableError(`redis store: ${operation} timed out after ${timeoutMs} ms`)),
+      () => reject(new StoreUnavailableError(`redis store: ${operation} timed out after ${timeoutMs} ms`, { operation })),
       timeoutMs,
     );
   });
@@ -25,7 +25,7 @@ export async function guard<T>(operation: string, timeoutMs: number, run: () => 
     // Already a contract error (StoreUnavailableError is one): keep its code.
     if (error instanceof SessauthError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new StoreUnavailableError(`redis store: ${operation} failed: ${reason}`, { cause: error });
+    throw new StoreUnavailableError(`redis store: ${operation} failed: ${reason}`, { cause: error, operation });
   } finally {
     clearTimeout(timer);
   }

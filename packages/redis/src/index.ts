@@ -1,4 +1,5 @@
 export { RedisSessionStore } from './redis-store.js';
+export { createRedisStore, createRedisRateLimitStore } from './create-redis-store.js';
 export type { RedisSessionStoreOptions } from './redis-store-options.js';
 export { RedisRateLimitStore } from './redis-rate-limit-store.js';
 export type { RedisRateLimitStoreOptions } from './redis-rate-limit-store.js';

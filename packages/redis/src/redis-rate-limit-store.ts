@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { RateLimitStore } from '@sessauth/core';
 import { guard } from './guard.js';
 import { KeyLayout } from './keys.js';
@@ -20,6 +21,10 @@ export interface RedisRateLimitStoreOptions {
  * store keeps the sessions. One hit is one script: INCR, and PEXPIRE on the first
  * hit of a window, atomically. It fails closed: any fault or timeout rejects with
  * `StoreUnavailableError` and the core denies the request.
+ *
+ * A counter's key is the SHA-256 digest of the core's key (`<prefix>rl:<base64url>`),
+ * as the SQL limiter stores it: no client IP or username in Redis (where `SCAN`,
+ * `MONITOR` and RDB dumps would show it), and a bounded key length.
  */
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly client: RedisLike;
@@ -35,7 +40,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   hit(key: string, windowSec: number, now: Date): Promise<{ count: number; resetAt: Date }> {
     return guard('rateLimit.hit', this.timeoutMs, async () => {
       const windowMs = Math.max(1, Math.round(windowSec * 1000));
-      const reply = await runScript(this.client, SCRIPTS.rateLimitHit, [this.keys.counter(key)], [windowMs]);
+      const reply = await runScript(this.client, SCRIPTS.rateLimitHit, [this.keys.counter(digestOf(key))], [windowMs]);
       if (!Array.isArray(reply)) throw new Error('rateLimit.hit: malformed reply');
       const count = Number(reply[0]);
       const remainingMs = Number(reply[1]);
@@ -43,4 +48,9 @@ export class RedisRateLimitStore implements RateLimitStore {
       return { count, resetAt: new Date(now.getTime() + remainingMs) };
     });
   }
+}
+
+/** The stored form of a limiter key: SHA-256, base64url (43 characters). */
+export function digestOf(key: string): string {
+  return createHash('sha256').update(key).digest('base64url');
 }

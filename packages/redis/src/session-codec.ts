@@ -1,4 +1,5 @@
-import type { Location, NewSession, SessionRecord } from '@sessauth/core';
+import type { Location } from '@sessauth/core';
+import type { NewSession, SessionRecord } from '@sessauth/core/store';
 
 /**
  * How a session is laid out in its hash. Times are epoch milliseconds as decimal

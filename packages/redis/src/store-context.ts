@@ -11,13 +11,6 @@ export interface StoreContext {
   readonly retentionMs: number;
 }
 
-/** The owning user of a session id: the in-process cache first, then the pointer key. */
-export async function ownerOf(ctx: StoreContext, sessionId: string): Promise<string | null> {
-  const cached = ctx.owners.get(sessionId);
-  if (cached !== undefined) return cached;
-  return readOwner(ctx, sessionId);
-}
-
 /** The pointer key only (refreshing the cache). */
 export async function readOwner(ctx: StoreContext, sessionId: string): Promise<string | null> {
   const owner = await ctx.client.get(ctx.keys.owner(sessionId));

@@ -24,8 +24,15 @@ afterAll(async () => {
 describeStoreConformance('redis (three-node cluster)', async () => {
   const client = await connect();
   if (client === null) return null;
+  const keyPrefix = randomPrefix();
   return {
-    store: new RedisSessionStore({ client, keyPrefix: randomPrefix() }),
+    store: new RedisSessionStore({ client, keyPrefix }),
+    // A second app server: its own cluster client and owner cache over the same keys.
+    openSecondInstance: async () => {
+      const other = await connect();
+      if (other === null) throw new Error('the cluster answered the first client but not the second');
+      return { store: new RedisSessionStore({ client: other, keyPrefix }), close: () => other.quit().then(() => undefined) };
+    },
     close: () => client.quit().then(() => undefined),
   };
 });
