@@ -1,2 +1,3 @@
-export { sessauthRouter, requireAuth } from './sessauth-router.js';
+export { sessauthMiddleware } from './sessauth-middleware.js';
+export { requireAuth, optionalAuth, getAuth, getOptionalAuth } from './guards.js';
 export type { AuthenticatedRequest } from './authenticated-request.js';

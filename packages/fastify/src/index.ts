@@ -1,2 +1,2 @@
-export { sessauthFastify, sessauthFrameworkErrors, type SessauthPluginOptions } from './plugin.js';
+export { sessauthPlugin, sessauthFrameworkErrors, authOf, type SessauthPluginOptions } from './plugin.js';
 export type { SessauthFastifyTypes, SessauthUser } from './types.js';

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AuthContext, Sessauth, SessauthResponse } from '@sessauth/core';
+import { IntegrationError, type AuthContext, type AuthenticateInput, type Sessauth } from '@sessauth/core';
+import type { SessauthResponse } from '@sessauth/core/adapter';
 import { authorizationValues, toSessauthRequest } from '@sessauth/node-http';
 import type { SessauthUser } from './types.js';
 
@@ -9,15 +10,18 @@ export interface SessauthPluginOptions {
   auth: Sessauth<SessauthUser>;
 }
 
-async function sessauthPlugin(fastify: FastifyInstance, { auth }: SessauthPluginOptions): Promise<void> {
-  fastify.decorateRequest('auth', null as unknown as AuthContext<SessauthUser>);
-  fastify.decorate('requireAuth', async (request: FastifyRequest, reply: FastifyReply) => {
-    try {
-      request.auth = await auth.authenticate({ authorization: authorizationValues(request.raw) });
-    } catch (error) {
-      return send(reply, auth.errorResponse(error));
-    }
-  });
+async function registerSessauth(fastify: FastifyInstance, { auth }: SessauthPluginOptions): Promise<void> {
+  fastify.decorateRequest('auth', null);
+  const guard = (check: (input: AuthenticateInput) => Promise<AuthContext<SessauthUser> | null>) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      try {
+        request.auth = await check({ authorization: authorizationValues(request.raw) });
+      } catch (error) {
+        return send(reply, auth.errorResponse(error));
+      }
+    };
+  fastify.decorate('requireAuth', guard((input) => auth.authenticate(input)));
+  fastify.decorate('optionalAuth', guard((input) => auth.authenticateOptional(input)));
   // The endpoints live in their own encapsulated context: nothing here reaches host routes.
   await fastify.register(async (scope) => {
     // Answered in onRequest, before Fastify validates Content-Type or reads a byte of the
@@ -44,7 +48,7 @@ function send(reply: FastifyReply, response: SessauthResponse): FastifyReply {
  * Registers the seven endpoints under `auth.options.prefix` and decorates the host
  * with `requireAuth` (a preHandler) and `request.auth`.
  */
-export const sessauthFastify = fp(sessauthPlugin, { fastify: '5.x', name: '@sessauth/fastify' });
+export const sessauthPlugin = fp(registerSessauth, { fastify: '5.x', name: '@sessauth/fastify' });
 
 /**
  * For the host's `frameworkErrors` server option. Fastify refuses a URL with malformed
@@ -56,4 +60,10 @@ export function sessauthFrameworkErrors(auth: Sessauth<SessauthUser>) {
     const response = await auth.handle(toSessauthRequest(request.raw));
     return response === null ? reply.send(error) : send(reply, response);
   };
+}
+
+/** `request.auth` behind `requireAuth`, typed non-null; throws on a route that is not guarded. */
+export function authOf(request: FastifyRequest): AuthContext<SessauthUser> {
+  if (request.auth === null) throw new IntegrationError('authOf: this route is not behind app.requireAuth');
+  return request.auth;
 }

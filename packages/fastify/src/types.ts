@@ -13,11 +13,16 @@ export type SessauthUser = SessauthFastifyTypes extends { user: infer U } ? U : 
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The authenticated user and session; set by the `requireAuth` preHandler (null on unguarded routes). */
-    auth: AuthContext<SessauthUser>;
+    /**
+     * The authenticated user and session: set behind `requireAuth`, null elsewhere (and
+     * for an anonymous request behind `optionalAuth`). `authOf(request)` gives it non-null.
+     */
+    auth: AuthContext<SessauthUser> | null;
   }
   interface FastifyInstance {
     /** preHandler for host routes: sets `request.auth`, or answers the core's 401. */
     requireAuth: preHandlerAsyncHookHandler;
+    /** preHandler for routes that work with or without a user: no `Authorization` leaves `request.auth` null. */
+    optionalAuth: preHandlerAsyncHookHandler;
   }
 }

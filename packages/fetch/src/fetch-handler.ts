@@ -1,10 +1,17 @@
-import type { AuthContext, Sessauth, SessauthRequest, SessauthResponse } from '@sessauth/core';
+import type { AuthContext, Sessauth, SetPassword } from '@sessauth/core';
+import type { SessauthRequest, SessauthResponse } from '@sessauth/core/adapter';
 import { readFetchBody } from './read-fetch-body.js';
 
 /** The connection facts a runtime hands its fetch handler (Hono's `ConnInfo`, cut down). */
 export interface ConnInfo {
   /** The direct TCP peer, never a forwarded address. */
   readonly remoteAddress?: string | undefined;
+  /**
+   * TLS on the connection itself (Node: `socket.encrypted`). When given it decides
+   * `secure`, as in the Node adapters: a client's absolute-form `https://` target
+   * cannot claim it. A trusted proxy's `X-Forwarded-Proto` is the core's to read.
+   */
+  readonly encrypted?: boolean | undefined;
 }
 
 export interface FetchHandlerOptions {
@@ -15,52 +22,69 @@ export interface FetchHandlerOptions {
 }
 
 export interface FetchHandler<U> {
-  /** Answers the seven endpoints under the prefix; resolves `undefined` for any other path. */
-  handle(request: Request, conn?: ConnInfo): Promise<Response | undefined>;
+  /** Answers the seven endpoints under the prefix; resolves `null` for any other path (as the core does). */
+  handle(request: Request, conn?: ConnInfo): Promise<Response | null>;
   /** The guard of host routes; reads only `Authorization`. Rejects with a `SessauthError`. */
   authenticate(request: Request): Promise<AuthContext<U>>;
+  /** The guard of routes that work with or without a user: null without an `Authorization` header. */
+  authenticateOptional(request: Request): Promise<AuthContext<U> | null>;
   /** The core's JSON error response for what `authenticate` threw. */
   errorResponse(error: unknown): Response;
+  /** `auth.changePassword` for a route behind `authenticate` (see @sessauth/core). */
+  changePassword(request: Request, caller: AuthContext<U>, setPassword: SetPassword<U>, conn?: ConnInfo): Promise<Response>;
 }
 
 /** Serves sessauth on standard `Request`/`Response` (Hono, Next.js route handlers, Bun, Deno, workers). */
 export function createFetchHandler<U>(auth: Sessauth<U>, options: FetchHandlerOptions = {}): FetchHandler<U> {
   const { getPeerAddress, secure } = options;
+  const translate = (request: Request, conn: ConnInfo | undefined): SessauthRequest => {
+    const url = new URL(request.url);
+    return {
+      method: request.method,
+      path: url.pathname,
+      query: url.search.slice(1),
+      headers: headersOf(request.headers),
+      peerAddress: conn?.remoteAddress ?? getPeerAddress?.(request) ?? null,
+      secure: conn?.encrypted ?? (typeof secure === 'function' ? secure(request) : (secure ?? request.url.startsWith('https:'))),
+      readBody: (maxBytes) => readFetchBody(request, maxBytes),
+    };
+  };
   return {
     async handle(request, conn) {
-      const url = new URL(request.url);
-      const response = await auth.handle({
-        method: request.method,
-        path: url.pathname,
-        query: url.search.slice(1),
-        headers: headersOf(request.headers),
-        peerAddress: conn?.remoteAddress ?? getPeerAddress?.(request) ?? null,
-        secure: typeof secure === 'function' ? secure(request) : (secure ?? request.url.startsWith('https:')),
-        readBody: (maxBytes) => readFetchBody(request, maxBytes),
-      } satisfies SessauthRequest);
-      return response === null ? undefined : toResponse(response);
+      // Host routes skip the translation entirely.
+      if (!auth.handles(pathOf(request.url))) return null;
+      const response = await auth.handle(translate(request, conn));
+      return response === null ? null : toResponse(response);
     },
     authenticate(request) {
       return auth.authenticate({ authorization: authorizationValues(request.headers) });
     },
+    authenticateOptional(request) {
+      return auth.authenticateOptional({ authorization: authorizationValues(request.headers) });
+    },
     errorResponse: (error) => toResponse(auth.errorResponse(error)),
+    changePassword: async (request, caller, setPassword, conn) =>
+      toResponse(await auth.changePassword(translate(request, conn), caller, setPassword)),
   };
 }
 
 // Fetch has already joined repeated headers (", "; "; " for Cookie): the core still sees a
-// repeated Cookie name or a joined Content-Type (415), and Authorization is split below.
+// repeated Cookie name, a joined Content-Type (415) or a comma in Authorization (401).
 function headersOf(headers: Headers): Map<string, string[]> {
   const map = new Map<string, string[]>();
   headers.forEach((value, name) => map.set(name, [...(map.get(name) ?? []), value]));
-  const authorization = authorizationValues(headers);
-  if (authorization !== undefined) map.set('authorization', authorization);
   return map;
 }
 
-// A Bearer token never holds a comma, so splitting undoes Fetch's join and a repeated
-// Authorization fails closed (401) exactly as in the Node adapters.
+/** The path and query of an absolute URL, without building a URL object. */
+function pathOf(url: string): string {
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  return slash === -1 ? '/' : url.slice(slash);
+}
+
 function authorizationValues(headers: Headers): string[] | undefined {
-  return headers.get('authorization')?.split(',').map((value) => value.trim());
+  const value = headers.get('authorization');
+  return value === null ? undefined : [value];
 }
 
 /** Each cookie gets its own `Set-Cookie` line (never one joined header). */

@@ -1,4 +1,5 @@
-import { SessauthError, readLimitedStream } from '@sessauth/core';
+import { SessauthError } from '@sessauth/core';
+import { readLimitedStream } from '@sessauth/core/adapter';
 
 /** The body of a standard `Request`, at most `maxBytes`; reading stops at the first byte beyond. */
 export async function readFetchBody(request: Request, maxBytes: number): Promise<Uint8Array> {

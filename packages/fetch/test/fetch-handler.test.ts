@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFetchHandler } from '../src/index.js';
+import { toResponse } from '../src/fetch-handler.js';
 import { createAdapterTestEngine as testEngine } from '@sessauth/conformance';
 
 const BASE = 'http://app.test';
@@ -27,23 +28,16 @@ function endlessBody(): { stream: ReadableStream<Uint8Array>; pulled: () => numb
 }
 
 describe('@sessauth/fetch', () => {
-  it('resolves undefined for paths that are not under the prefix', async () => {
+  it('resolves null for paths that are not under the prefix', async () => {
     const handler = createFetchHandler(await testEngine());
-    expect(await handler.handle(new Request(`${BASE}/me`))).toBeUndefined();
-    expect(await handler.handle(new Request(`${BASE}/authx/login/`))).toBeUndefined();
+    expect(await handler.handle(new Request(`${BASE}/me`))).toBeNull();
+    expect(await handler.handle(new Request(`${BASE}/authx/login/`))).toBeNull();
     expect((await handler.handle(new Request(`${BASE}/auth/nope/`)))?.status).toBe(404);
   });
 
-  it('writes each Set-Cookie separately', async () => {
-    const handler = createFetchHandler(await testEngine({ refreshTokenTransport: 'cookie' }));
-    const csrf = (await handler.handle(new Request(`${BASE}/auth/csrf/`)))!;
-    const { csrf_token: token } = (await csrf.json()) as { csrf_token: string };
-    const cookie = csrf.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
-    const login = (await handler.handle(new Request(`${BASE}/auth/login/`, json(LOGIN, { cookie, 'x-csrftoken': token }))))!;
-    expect(login.status).toBe(200);
-    const names = login.headers.getSetCookie().map((line) => line.split('=')[0]);
-    expect(names).toEqual(expect.arrayContaining(['refresh_token', 'csrftoken']));
-    expect(names.length).toBeGreaterThanOrEqual(2);
+  it('writes each Set-Cookie separately', () => {
+    const response = toResponse({ status: 200, headers: {}, setCookies: ['a=1; Path=/; HttpOnly', 'b=2, 3; Path=/x'], body: null });
+    expect(response.headers.getSetCookie()).toEqual(['a=1; Path=/; HttpOnly', 'b=2, 3; Path=/x']);
   });
 
   it('stops reading a body of unknown length at the bound and answers 413', async () => {

@@ -1,1 +1,1 @@
-export { sessauthMiddleware, requireAuth, type SessauthState } from './middleware.js';
+export { sessauthMiddleware, requireAuth, optionalAuth, type SessauthState, type OptionalSessauthState } from './middleware.js';

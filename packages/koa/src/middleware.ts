@@ -1,10 +1,16 @@
 import type { Context, Middleware } from 'koa';
-import type { AuthContext, Sessauth, SessauthResponse } from '@sessauth/core';
+import type { AuthContext, AuthenticateInput, Sessauth } from '@sessauth/core';
+import type { SessauthResponse } from '@sessauth/core/adapter';
 import { authorizationValues, toSessauthRequest, type NodeRequest } from '@sessauth/node-http';
 
 /** `ctx.state` behind `requireAuth`. */
 export interface SessauthState<U> {
   auth: AuthContext<U>;
+}
+
+/** `ctx.state` behind `optionalAuth`: null for an anonymous request. */
+export interface OptionalSessauthState<U> {
+  auth: AuthContext<U> | null;
 }
 
 /**
@@ -13,6 +19,8 @@ export interface SessauthState<U> {
  */
 export function sessauthMiddleware<U>(auth: Sessauth<U>): Middleware {
   return async (ctx, next) => {
+    // Host routes skip the translation entirely.
+    if (!auth.handles(ctx.req.url ?? '/')) return next();
     const req: NodeRequest = ctx.req;
     // A body parser mounted earlier consumed the stream and left its result on ctx.request.
     const parsed = (ctx.request as { body?: unknown }).body;
@@ -25,10 +33,25 @@ export function sessauthMiddleware<U>(auth: Sessauth<U>): Middleware {
 
 /** Guards host routes: `ctx.state.auth` holds the user and session, or the core's 401 is answered. */
 export function requireAuth<U>(auth: Sessauth<U>): Middleware<SessauthState<U>> {
+  return guard(auth, (input) => auth.authenticate(input));
+}
+
+/**
+ * For routes that work with or without a user: no `Authorization` header goes on with
+ * `ctx.state.auth` null; a bad or expired token is the core's 401.
+ */
+export function optionalAuth<U>(auth: Sessauth<U>): Middleware<OptionalSessauthState<U>> {
+  return guard(auth, (input) => auth.authenticateOptional(input));
+}
+
+function guard<U, C extends AuthContext<U> | null>(
+  auth: Sessauth<U>,
+  check: (input: AuthenticateInput) => Promise<C>,
+): Middleware<{ auth: C }> {
   return async (ctx, next) => {
-    let context: AuthContext<U>;
+    let context: C;
     try {
-      context = await auth.authenticate({ authorization: authorizationValues(ctx.req) });
+      context = await check({ authorization: authorizationValues(ctx.req) });
     } catch (error) {
       respond(ctx, auth.errorResponse(error));
       return;

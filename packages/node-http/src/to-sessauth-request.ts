@@ -1,6 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { SessauthError, headersFromRawList, type SessauthRequest } from '@sessauth/core';
+import { SessauthError } from '@sessauth/core';
+import type { SessauthRequest } from '@sessauth/core/adapter';
+import { headersFromRawList } from './headers-from-raw-list.js';
+import { warnParsedBodyOnce } from './parsed-body-warning.js';
 
 /** A Node request, possibly carrying a body a framework already parsed. */
 export type NodeRequest = IncomingMessage & { body?: unknown };
@@ -26,7 +29,11 @@ export function toSessauthRequest(req: NodeRequest): SessauthRequest {
 
 /** The raw body, at most `maxBytes`; re-serialised when a body parser already consumed the stream. */
 export async function readNodeBody(req: NodeRequest, maxBytes: number): Promise<Uint8Array> {
-  if (req.readableEnded || req.body !== undefined) return preParsedBody(req.body);
+  if (req.readableEnded || req.body !== undefined) {
+    // A raw Buffer or string keeps its bytes; a parsed object or a drained stream does not.
+    if (!(req.body instanceof Uint8Array) && typeof req.body !== 'string') warnParsedBodyOnce();
+    return preParsedBody(req.body);
+  }
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) throw new SessauthError('payload_too_large');
   const chunks: Buffer[] = [];

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { SessauthResponse } from '@sessauth/core';
+import type { SessauthResponse } from '@sessauth/core/adapter';
 
 /** Writes a core response; each cookie gets its own `Set-Cookie` line. */
 export function writeSessauthResponse(res: ServerResponse, response: SessauthResponse): void {

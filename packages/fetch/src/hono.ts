@@ -1,0 +1,53 @@
+import type { MiddlewareHandler } from 'hono';
+import type { AuthContext } from '@sessauth/core';
+import type { ConnInfo, FetchHandler } from './fetch-handler.js';
+
+/** The Hono variables the guards set: `c.var.auth`. */
+export interface SessauthVariables<U> {
+  auth: AuthContext<U>;
+}
+
+/** `c.var.auth` behind `honoOptionalAuth`: null for an anonymous request. */
+export interface OptionalSessauthVariables<U> {
+  auth: AuthContext<U> | null;
+}
+
+/** Where the direct peer comes from in this runtime (for example `getConnInfo(c)` on Node). */
+export type ConnOf = (context: Parameters<MiddlewareHandler>[0]) => ConnInfo | undefined;
+
+/** Serves the seven endpoints under the prefix; every other request goes on to the host's routes. */
+export function honoSessauth<U>(handler: FetchHandler<U>, connOf?: ConnOf): MiddlewareHandler {
+  return async (c, next) => {
+    const response = await handler.handle(c.req.raw, connOf?.(c));
+    if (response !== null) return response;
+    return next();
+  };
+}
+
+/** Guards a route: `c.var.auth` (typed by the handler's user type), or the core's 401. */
+export function honoRequireAuth<U>(handler: FetchHandler<U>): MiddlewareHandler<{ Variables: SessauthVariables<U> }> {
+  return async (c, next) => {
+    let context: AuthContext<U>;
+    try {
+      context = await handler.authenticate(c.req.raw);
+    } catch (error) {
+      return handler.errorResponse(error);
+    }
+    c.set('auth', context);
+    return next();
+  };
+}
+
+/** For routes that work with or without a user: `c.var.auth` is null without an `Authorization` header. */
+export function honoOptionalAuth<U>(handler: FetchHandler<U>): MiddlewareHandler<{ Variables: OptionalSessauthVariables<U> }> {
+  return async (c, next) => {
+    let context: AuthContext<U> | null;
+    try {
+      context = await handler.authenticateOptional(c.req.raw);
+    } catch (error) {
+      return handler.errorResponse(error);
+    }
+    c.set('auth', context);
+    return next();
+  };
+}
