@@ -41,6 +41,7 @@ export class AuthApi {
   async login(credentials: Record<string, unknown>): Promise<TokenGrant> {
     const response = await this.post('login/', credentials);
     const body = await jsonOf(response);
+    assertSameTransport(response, body, this.target.transport);
     const grant = response.ok ? grantOf(body, this.target.transport) : null;
     if (grant === null) throw await errorOf(response, body);
     this.target.csrf.remember(body?.csrf_token);
@@ -82,6 +83,39 @@ export class AuthApi {
     const first = await send(await this.target.csrf.token());
     if (first.status !== 403 || (await codeOf(first.clone())) !== 'csrf_failed') return first;
     return send(await this.target.csrf.renew());
+  }
+}
+
+/**
+ * The server and this client must agree on where the refresh token travels; a mismatch
+ * would log in fine and fail at the first refresh with a bare 400, so stop at login
+ * with the fix named.
+ */
+function assertSameTransport(response: Response, body: Record<string, unknown> | null, transport: 'cookie' | 'body'): void {
+  // A body-transport client sends no CSRF token: a cookie-transport server refuses it.
+  const cookieServer = response.status === 403 && body?.error_code === 'csrf_failed';
+  if (transport === 'body' && cookieServer) {
+    throw new SessauthClientError(
+      'transport_mismatch',
+      403,
+      "The server asks for a CSRF token at login, so its JWT_REFRESH_TOKEN_TRANSPORT is 'cookie' or 'both', but this client's transport is 'body'. Pass transport: 'cookie' to the client, or set JWT_REFRESH_TOKEN_TRANSPORT=body on the server.",
+    );
+  }
+  if (!response.ok || typeof body?.access_token !== 'string') return;
+  const inBody = typeof body.refresh_token === 'string';
+  if (transport === 'cookie' && inBody) {
+    throw new SessauthClientError(
+      'transport_mismatch',
+      null,
+      "The server returned the refresh token in the JSON body (JWT_REFRESH_TOKEN_TRANSPORT is 'body' or 'both'), but this client's transport is 'cookie'. Set JWT_REFRESH_TOKEN_TRANSPORT=cookie on the server, or pass transport: 'body' to the client.",
+    );
+  }
+  if (transport === 'body' && !inBody) {
+    throw new SessauthClientError(
+      'transport_mismatch',
+      null,
+      "The server returned no refresh token in the JSON body (JWT_REFRESH_TOKEN_TRANSPORT is 'cookie'), but this client's transport is 'body'. Pass transport: 'cookie' to the client, or set JWT_REFRESH_TOKEN_TRANSPORT=body on the server.",
+    );
   }
 }
 

@@ -30,8 +30,10 @@ export function resolveClientConfig(options: SessauthClientOptions): ClientConfi
   const authRoot = `${base.origin}${basePath}${prefix}/`;
   const transport = options.transport ?? 'cookie';
   if (transport !== 'cookie' && transport !== 'body') throw new TypeError(`sessauth: unknown transport "${String(transport)}"`);
-  // Body transport keeps the refresh token in a storage each client owns: coordinate only when told to.
-  const crossTab = options.crossTab ?? transport === 'cookie';
+  // Body transport keeps the refresh token in a storage each client owns: coordinate only when
+  // told to. Outside a browser there are no tabs, and a BroadcastChannel would keep Node alive.
+  const inBrowser = typeof window !== 'undefined' && typeof document !== 'undefined';
+  const crossTab = options.crossTab ?? (transport === 'cookie' && inBrowser);
   const key = `sessauth:${authRoot}`;
   return {
     apiOrigin: base.origin,

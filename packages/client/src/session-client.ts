@@ -186,6 +186,8 @@ export class SessauthClient {
     const margin = token.expiresAt - refreshDueAt(token, this.config.aheadMs);
     const wait = refreshDueAt(token, this.config.aheadMs) - this.config.now() + Math.random() * margin * 0.5;
     this.timer = setTimeout(() => void this.accessToken().catch(() => undefined), Math.max(0, wait));
+    // A scheduled refresh must not keep a Node process alive on its own.
+    (this.timer as { unref?: () => void }).unref?.();
   }
 }
 

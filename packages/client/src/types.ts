@@ -81,7 +81,8 @@ export interface SessauthClientOptions {
   autoRefresh?: boolean;
   /**
    * Coordinate with other tabs of this origin (Web Locks + BroadcastChannel). Ignored
-   * where either API is missing (then only this tab is single-flight). @default true
+   * where either API is missing (then only this tab is single-flight). @default true in a
+   * browser with cookie transport; false elsewhere (no tabs, and a channel would keep Node alive)
    */
   crossTab?: boolean;
   /** Give up on a refresh after this long; the outcome is then ambiguous. @default 15000 */
@@ -94,6 +95,10 @@ export interface SessauthClientOptions {
   channel?: ((name: string) => ChannelLike) | null;
   now?: () => number;
 }
+
+// The wire shapes below are the client's own copy of the core's (`Location`,
+// `PublicSession` in @sessauth/core): the client must not depend on the core at run
+// time. test/wire-types.test.ts pins them to the core's, so the two cannot drift.
 
 /** Where a session's login IP appeared to be (fields set only when known). */
 export interface SessionLocation {
@@ -112,7 +117,7 @@ export interface SessionInfo {
   last_activity_at: string;
   ip_address: string | null;
   user_agent: string | null;
-  /** "Chrome 140 on Linux", or null. */
+  /** "Chrome on Linux" (no versions), or null. */
   browser: string | null;
   location: SessionLocation | null;
   /** True on the row of the session making the request: "this device". */

@@ -71,17 +71,32 @@ describe('sessions and signing out', () => {
     await expect(tab.client.login({ username: 'alice', password: 'nope' })).rejects.toBeInstanceOf(SessauthClientError);
   });
 
-  it('renews a stale CSRF token once (another tab logged in and rotated the secret)', async () => {
+  it('renews a stale CSRF token once (the cookie was cleared and another tab started a new secret)', async () => {
     const browser = await FakeBrowser.start({ transport: 'cookie' });
     const locks = new InProcessLocks();
     const [a, b] = [openTab(browser, locks), openTab(browser, locks)];
     await a!.client.login({ username: 'alice', password: 'pw' });
     await settle();
-    await b!.client.login({ username: 'alice', password: 'pw' }); // rotates the secret a's cached token masks
+    // The user clears the CSRF cookie; b's login then gets a fresh secret that a's cached token does not mask.
+    browser.jar.store('csrftoken=; Path=/; Max-Age=0');
+    await b!.client.login({ username: 'alice', password: 'pw' });
     await settle();
     await a!.client.refresh();
     expect(browser.count('/auth/csrf/')).toBe(3); // a's first, b's first, a's renewal after the 403
     expect(browser.reuseDetected).toBe(0);
+    expect(a!.client.status).toBe('signed-in');
+  });
+
+  it('keeps one CSRF token across logins: the secret does not rotate, so no renewal round trip', async () => {
+    const browser = await FakeBrowser.start({ transport: 'cookie' });
+    const locks = new InProcessLocks();
+    const [a, b] = [openTab(browser, locks), openTab(browser, locks)];
+    await a!.client.login({ username: 'alice', password: 'pw' });
+    await settle();
+    await b!.client.login({ username: 'alice', password: 'pw' });
+    await settle();
+    await a!.client.refresh();
+    expect(browser.count('/auth/csrf/')).toBe(2);
     expect(a!.client.status).toBe('signed-in');
   });
 });

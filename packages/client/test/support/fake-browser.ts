@@ -46,7 +46,7 @@ export class FakeBrowser {
     private readonly server: FakeServer,
   ) {}
 
-  static async start(options: { transport: 'cookie' | 'body'; accessSeconds?: number }): Promise<FakeBrowser> {
+  static async start(options: { transport: 'cookie' | 'body' | 'both'; accessSeconds?: number }): Promise<FakeBrowser> {
     const server: FakeServer = { warnings: [], requests: [], store: new MemorySessionStore(), offsetMs: 0, auth: null! };
     server.auth = await createSessauth<DemoUser>({
       options: {
@@ -130,6 +130,8 @@ export class FakeBrowser {
     this.server.requests.push(url.pathname);
     const fate = url.pathname.endsWith('/refresh/') ? this.refreshFate() : 'deliver';
     const response = await this.serve(await this.toSessauthRequest(request, url));
+    // The answer takes time to travel back too: a request sent meanwhile still carries the old cookie.
+    await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 4));
     if (fate === 'lose-response') throw new TypeError('fetch failed: connection reset');
     for (const line of response.setCookies) this.jar.store(line);
     return new Response(response.body, { status: response.status, headers: response.headers });

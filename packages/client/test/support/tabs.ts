@@ -25,6 +25,8 @@ export function openTab(browser: FakeBrowser, locks: InProcessLocks | null, opti
     locks,
     channel: (name) => new BroadcastChannel(`${name}#${browser.deviceId}`),
     peerWaitMs: 50,
+    // These tabs stand for a browser's: coordinate as a browser's client does by default.
+    crossTab: (options.transport ?? 'cookie') === 'cookie',
     ...options,
   });
   open.push(client);
