@@ -1,3 +1,3 @@
 import { libraryBuild } from '../../tsup.library.js';
 
-export default libraryBuild();
+export default libraryBuild({ index: 'src/index.ts', faults: 'src/faults/index.ts' });

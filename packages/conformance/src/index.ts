@@ -2,6 +2,7 @@ export { reachService } from './reach-service.js';
 export {
   describeStoreConformance,
   type StoreConformanceOptions,
+  type StoreInstance,
   type StoreTestId,
   type StoreUnderTest,
 } from './store/describe-store-conformance.js';
@@ -11,11 +12,13 @@ export {
   type RateLimitStoreUnderTest,
 } from './rate-limit/describe-rate-limit-conformance.js';
 export { describeAdapterConformance } from './http/describe-adapter-conformance.js';
+export { ADAPTER_TEST_IDS, type AdapterSkipEntry, type AdapterTestId, type AdapterTestTopic } from './http/adapter-test-ids.js';
 export { serveOnLoopback } from './http/serve-on-loopback.js';
 export type {
   AdapterConformanceInput,
   AdapterConformanceOptions,
   AppUnderTest,
+  ConformanceHost,
   ConformanceUser,
   MountApp,
   RateLimitStoreFactory,

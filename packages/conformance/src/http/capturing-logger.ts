@@ -13,6 +13,19 @@ export class CapturingLogger implements Logger {
   error(event: string, fields?: Fields): void {
     this.lines.push(JSON.stringify({ level: 'error', event, ...fields }));
   }
+
+  info(event: string, fields?: Fields): void {
+    this.lines.push(JSON.stringify({ level: 'info', event, ...fields }));
+  }
+
+  debug(event: string, fields?: Fields): void {
+    this.lines.push(JSON.stringify({ level: 'debug', event, ...fields }));
+  }
+
+  /** The events logged at `level`. */
+  eventsAt(level: 'debug' | 'info' | 'warn' | 'error'): string[] {
+    return this.lines.map((line) => JSON.parse(line) as { level: string; event: string }).filter((line) => line.level === level).map((line) => line.event);
+  }
 }
 
 const IPV4 = /(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])/;

@@ -6,11 +6,12 @@ import {
   type Sessauth,
   type SessauthOptions,
   type SessionStore,
+  type TokenResponseBody,
 } from '@sessauth/core';
 import { argon2PasswordHasher } from '@sessauth/core/argon2';
 import { CapturingLogger } from './capturing-logger.js';
 import type { AppUnderTest, ConformanceUser, MountApp } from './conformance-types.js';
-import { makeUserTable, userPortOver, type UserName, type UserTable } from './conformance-users.js';
+import { makeUserTable, setPasswordIn, userPortOver, type UserName, type UserTable } from './conformance-users.js';
 import { HttpClient, field, type HttpResult } from './http-client.js';
 import { TestClock } from './test-clock.js';
 import { claimsOf, type ForgeSettings } from './token-forge.js';
@@ -94,18 +95,13 @@ export async function startTestApp(
     options,
     store: extras.wrapStore === undefined ? parts.store : extras.wrapStore(parts.store),
     users: userPort,
-    authenticator: createPasswordAuthenticator({
-      users: userPort,
-      hasher: argon2PasswordHasher,
-      maxUsernameLength: options.maxUsernameLength ?? 254,
-      maxPasswordLength: options.maxPasswordLength ?? 1024,
-    }),
+    authenticator: createPasswordAuthenticator({ users: userPort, hasher: argon2PasswordHasher }),
     clock,
     logger,
     ...(rateLimitStore === undefined ? {} : { rateLimitStore }),
     ...(extras.geolocation === undefined ? {} : { geolocation: extras.geolocation }),
   });
-  const mounted: AppUnderTest = await parts.mountApp(auth);
+  const mounted: AppUnderTest = await parts.mountApp(auth, { setPassword: setPasswordIn });
   const secrets = new Set<string>([
     users.passwords.alice,
     users.passwords.bob,
@@ -132,8 +128,8 @@ export async function startTestApp(
       csrf: transport !== 'body',
       ...(loginOptions.headers === undefined ? {} : { headers: loginOptions.headers }),
     });
-    const access = field(result.body, 'access_token');
-    const refreshToken = field(result.body, 'refresh_token') ?? from.jar.get(auth.options.refreshCookieName);
+    const access = field<TokenResponseBody>(result.body, 'access_token');
+    const refreshToken = field<TokenResponseBody>(result.body, 'refresh_token') ?? from.jar.get(auth.options.refreshCookieName);
     if (result.status !== 200 || typeof access !== 'string' || typeof refreshToken !== 'string') {
       throw new Error(`login of ${who} answered ${result.status} ${result.text}`);
     }

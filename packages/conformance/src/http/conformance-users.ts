@@ -38,12 +38,19 @@ export async function makeUserTable(): Promise<UserTable> {
   return { alice: user('alice'), bob: user('bob'), passwords };
 }
 
+/** `POST /me/password`'s storage: a new hash and, with it, a new security stamp. */
+export async function setPasswordIn(user: ConformanceUser, newPassword: string): Promise<void> {
+  user.passwordHash = await argon2PasswordHasher.hash(newPassword);
+  user.stamp = randomText(12);
+}
+
 /** The host's user port over the table; an inactive user is not found, as a host would do. */
 export function userPortOver(table: UserTable): UserPort<ConformanceUser> {
   const all = () => [table.alice, table.bob];
   return {
     findById: async (id) => all().find((user) => user.id === id && user.active) ?? null,
     idOf: (user) => user.id,
+    usernameOf: (user) => user.username,
     securityStamp: (user) => user.stamp,
     findByUsername: async (username) => {
       const user = all().find((candidate) => candidate.username === username && candidate.active);

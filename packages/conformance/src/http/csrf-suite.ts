@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import type { TestApp } from './conformance-app.js';
 import { cookieNamed, expectError, expectNoStore } from './expectations.js';
 import { field, type HttpClient, type HttpResult } from './http-client.js';
+import { rawRequest } from './raw-http.js';
 import type { SuiteKit } from './suite-kit.js';
 
 function loginAs(app: TestApp, client: HttpClient, headers: Record<string, string> = {}): Promise<HttpResult> {
@@ -100,17 +101,49 @@ export function csrfSuite(kit: SuiteKit): void {
     expect((await app.refresh(alice.client, alice.refresh)).status).toBe(200);
   });
 
-  kit.test('csrf/rotates-at-login', 'the CSRF secret rotates at login: the pre-login token no longer passes', async () => {
+  kit.test('csrf/allowed-hosts', 'with JWT_ALLOWED_HOSTS a forged Host makes no origin its own; a listed one does', async () => {
+    const app = await kit.start({ refreshTokenTransport: 'cookie', allowedHosts: ['app.example.test'] });
+    const { client, token } = await armed(app);
+    const cookie = client.jar.headerFor(app.at('/login/')) ?? '';
+    const body = JSON.stringify({ username: 'alice', password: app.users.passwords.alice });
+    const send = (host: string, origin: string) =>
+      rawRequest(app.baseUrl, 'POST', app.at('/login/'), { host, origin, cookie, 'x-csrftoken': token, 'content-type': 'application/json' }, body);
+    expectError(await send('evil.example', 'http://evil.example'), 403, 'csrf_failed');
+    const own = new URL(app.baseUrl);
+    expectError(await send(own.host, own.origin), 403, 'csrf_failed');
+    const listed = await send('app.example.test', 'http://app.example.test');
+    expect(listed.status, listed.text).toBe(200);
+  });
+
+  kit.test('csrf/ambiguous-forwarded-proto', 'an ambiguous X-Forwarded-Proto from a trusted proxy counts as HTTPS: a Referer is then required', async () => {
+    const app = await kit.start({ refreshTokenTransport: 'cookie', trustedProxyCidrs: ['127.0.0.1/32'] });
+    const { client, token } = await armed(app);
+    const cookie = client.jar.headerFor(app.at('/login/')) ?? '';
+    const body = JSON.stringify({ username: 'alice', password: app.users.passwords.alice });
+    const send = (proto: string | string[]) =>
+      rawRequest(app.baseUrl, 'POST', app.at('/login/'), { 'x-forwarded-proto': proto, cookie, 'x-csrftoken': token, 'content-type': 'application/json' }, body);
+    for (const proto of ['https, http', 'http, https', ['http', 'https'], 'gopher']) {
+      expectError(await send(proto), 403, 'csrf_failed');
+    }
+    const plain = await send('http');
+    expect(plain.status, plain.text).toBe(200);
+  });
+
+  kit.test('csrf/logged-reason', 'a CSRF refusal is logged at warn level with the rule that failed, never a token', async () => {
     const app = await kit.start({ refreshTokenTransport: 'cookie' });
-    const { client, token, secret } = await armed(app);
-    const login = await loginAs(app, client, { 'x-csrftoken': token });
-    expect(login.status, login.text).toBe(200);
-    const rotated = client.jar.get('csrftoken');
-    expect(rotated).toBeDefined();
-    expect(rotated).not.toBe(secret);
-    expectError(await client.post(app.at('/refresh/'), { json: {}, headers: { 'x-csrftoken': token } }), 403, 'csrf_failed');
-    await client.fetchCsrf(app.prefix);
-    expect((await client.post(app.at('/refresh/'), { json: {}, csrf: true })).status).toBe(200);
+    const { client, token } = await armed(app);
+    const reasons = () => app.logger.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.event === 'csrf_failed');
+    await loginAs(app, client);
+    await loginAs(app, client, { 'x-csrftoken': 'b'.repeat(64) });
+    await loginAs(app, app.client(), { 'x-csrftoken': token });
+    await loginAs(app, client, { 'x-csrftoken': token, origin: 'https://spa.example' });
+    expect(reasons().map((line) => [line.level, line.reason])).toEqual([
+      ['warn', 'no_header'],
+      ['warn', 'mismatch'],
+      ['warn', 'no_cookie'],
+      ['warn', 'origin_refused'],
+    ]);
+    expect(reasons()[3]).toMatchObject({ origin: 'https://spa.example', hint: expect.stringContaining('JWT_CSRF_TRUSTED_ORIGINS') });
   });
 
   kit.test('csrf/body-mode-off', 'body mode needs no CSRF token', async () => {

@@ -1,18 +1,24 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AdapterTestId } from './adapter-test-ids.js';
 import { findLogLeaks } from './capturing-logger.js';
 import { startTestApp, type CellParts, type TestApp } from './conformance-app.js';
 import type { AdapterConformanceInput, AdapterConformanceOptions } from './conformance-types.js';
 import { clientIpSuite } from './client-ip-suite.js';
+import { contractDetailsSuite } from './contract-details-suite.js';
 import { contentTypeSuite } from './content-type-suite.js';
 import { csrfSuite } from './csrf-suite.js';
+import { eventsSuite } from './events-suite.js';
 import { faultsSuite } from './faults-suite.js';
 import { geolocationSuite } from './geolocation-suite.js';
 import { headersSuite } from './headers-suite.js';
 import { hostileInputSuite } from './hostile-input-suite.js';
 import { loginSuite } from './login-suite.js';
 import { logoutSuite } from './logout-suite.js';
+import { oneAnswerSuite } from './one-answer-suite.js';
+import { passwordChangeSuite } from './password-change-suite.js';
 import { refreshSuite } from './refresh-suite.js';
 import { refreshTokenSuite } from './refresh-token-suite.js';
+import { seedFlowSuite } from './seed-flow-suite.js';
 import { sessionsSuite } from './sessions-suite.js';
 import type { SuiteKit } from './suite-kit.js';
 import { throttleSuite } from './throttle-suite.js';
@@ -36,7 +42,7 @@ export function describeAdapterConformance(
   options: AdapterConformanceOptions = {},
 ): void {
   const skip = options.skip ?? [];
-  const isSkipped = (id: string) => skip.some((entry) => entry === id || (entry.endsWith('/') && id.startsWith(entry)));
+  const isSkipped = (id: AdapterTestId) => skip.some((entry) => entry === id || (entry.endsWith('/') && id.startsWith(entry)));
 
   describe(`sessauth HTTP conformance: ${name}`, () => {
     let cell: CellParts | null = null;
@@ -79,6 +85,7 @@ export function describeAdapterConformance(
       },
     };
 
+    seedFlowSuite(kit);
     loginSuite(kit);
     refreshSuite(kit);
     refreshTokenSuite(kit);
@@ -94,5 +101,9 @@ export function describeAdapterConformance(
     geolocationSuite(kit);
     faultsSuite(kit);
     hostileInputSuite(kit);
+    contractDetailsSuite(kit);
+    oneAnswerSuite(kit);
+    passwordChangeSuite(kit);
+    eventsSuite(kit);
   });
 }

@@ -22,7 +22,10 @@ const brokenLimiter: RateLimitStore = {
   hit: () => Promise.reject(new StoreUnavailableError('conformance: the limiter is down')),
 };
 
-/** Faults fail closed: a store that is down gives 503 and changes nothing; a broken limiter denies. */
+/** The whole body of every 503: the code and its fixed text, never the store's own diagnostic. */
+export const SERVICE_UNAVAILABLE_BODY = '{"error_code":"service_unavailable","message":"The service is temporarily unavailable."}';
+
+/** Faults fail closed: a store that is down gives 503 and changes nothing; a broken limiter denies with 503. */
 export function faultsSuite(kit: SuiteKit): void {
   kit.test('faults/store-down', 'a store that is down answers 503 service_unavailable everywhere, logged, and consumes nothing', async () => {
     const fault = { on: false };
@@ -41,6 +44,7 @@ export function faultsSuite(kit: SuiteKit): void {
     ];
     for (const [what, result] of answers) {
       expectError(result, 503, 'service_unavailable');
+      expect(result.text, `the 503 body of ${what}`).toBe(SERVICE_UNAVAILABLE_BODY);
       expectNoStore(result, what);
     }
     expectError(await alice.client.get('/me', auth), 503, 'service_unavailable');
@@ -51,12 +55,15 @@ export function faultsSuite(kit: SuiteKit): void {
     expect((await other.client.get('/me', { bearer: other.access })).status).toBe(200);
   });
 
-  kit.test('faults/limiter-down', 'a rate limiter that fails denies login and refresh instead of letting them through', async () => {
+  kit.test('faults/limiter-down', 'a rate limiter that fails denies login and refresh with 503, never 429 and never unthrottled', async () => {
     const app = await kit.start({ loginThrottleRate: '100/min', refreshThrottleRate: '100/min' }, { rateLimitStore: brokenLimiter });
     const client = app.client();
     const login = await client.post(app.at('/login/'), { json: { username: 'alice', password: app.users.passwords.alice } });
-    expectError(login, login.status === 429 ? 429 : 503, ['rate_limited', 'service_unavailable']);
+    expectError(login, 503, 'service_unavailable');
+    expect(login.text).toBe(SERVICE_UNAVAILABLE_BODY);
+    expect(login.headers.get('retry-after'), 'an outage is not a rate limit').toBeNull();
     const refresh = await client.post(app.at('/refresh/'), { json: { refresh_token: 'garbage' } });
-    expectError(refresh, refresh.status === 429 ? 429 : 503, ['rate_limited', 'service_unavailable']);
+    expectError(refresh, 503, 'service_unavailable');
+    expect(app.logger.lines.some((line) => line.includes('rate_limiter_failed'))).toBe(true);
   });
 }

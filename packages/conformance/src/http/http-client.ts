@@ -1,3 +1,4 @@
+import type { CsrfResponseBody, ErrorResponseBody, TokenResponseBody } from '@sessauth/core';
 import { CookieJar, parseSetCookie, type ParsedSetCookie } from './cookie-jar.js';
 
 export interface SendOptions {
@@ -27,8 +28,11 @@ export interface HttpResult {
   readonly errorCode: string | undefined;
 }
 
-/** A string field of a JSON object body, or undefined. */
-export function field(body: unknown, name: string): unknown {
+/**
+ * A field of a JSON object body, or undefined. Name the core's wire body to have the
+ * field name checked against it: `field<TokenResponseBody>(body, 'access_token')`.
+ */
+export function field<Body = Record<string, unknown>>(body: unknown, name: keyof Body & string): unknown {
   return typeof body === 'object' && body !== null && !Array.isArray(body)
     ? (body as Record<string, unknown>)[name]
     : undefined;
@@ -71,7 +75,7 @@ export class HttpClient {
   /** GET /auth/csrf/ and keep its cookie and token. */
   async fetchCsrf(prefix = '/auth'): Promise<string> {
     const result = await this.get(`${prefix}/csrf/`);
-    const token = field(result.body, 'csrf_token');
+    const token = field<CsrfResponseBody>(result.body, 'csrf_token');
     if (result.status !== 200 || typeof token !== 'string') {
       throw new Error(`GET ${prefix}/csrf/ answered ${result.status} ${result.text}`);
     }
@@ -96,7 +100,7 @@ export class HttpClient {
     this.jar.store(setCookies, path);
     const parsed = parseJson(text);
     this.remember(parsed, setCookies);
-    const errorCode = field(parsed, 'error_code');
+    const errorCode = field<ErrorResponseBody>(parsed, 'error_code');
     return {
       status: response.status,
       headers: response.headers,
@@ -108,7 +112,8 @@ export class HttpClient {
   }
 
   private remember(body: unknown, setCookies: readonly ParsedSetCookie[]): void {
-    for (const name of ['access_token', 'refresh_token', 'csrf_token']) {
+    const names: ReadonlyArray<keyof TokenResponseBody | keyof CsrfResponseBody> = ['access_token', 'refresh_token', 'csrf_token'];
+    for (const name of names) {
       const value = field(body, name);
       if (typeof value === 'string' && value.length >= 8) this.secrets.add(value);
     }

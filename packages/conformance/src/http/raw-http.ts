@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 
 export interface RawResult {
   readonly status: number;
@@ -39,5 +40,42 @@ export function rawRequest(
     outgoing.on('error', reject);
     if (body !== undefined) outgoing.setHeader('content-length', Buffer.byteLength(body));
     outgoing.end(body);
+  });
+}
+
+/**
+ * Writes `head` (request line and headers, CRLF-separated, without the blank line) and
+ * `body` on a fresh socket, exactly as given: for request targets no URL class would
+ * keep (`/auth/./csrf/`, absolute-form). Resolves the status and body text.
+ */
+export function rawExchange(baseUrl: string, head: string, body = ''): Promise<{ status: number; text: string }> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.end(`${head}\r\nConnection: close\r\n\r\n${body}`);
+    });
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const response = Buffer.concat(chunks).toString('utf8');
+      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(response)?.[1] ?? 0);
+      const split = response.indexOf('\r\n\r\n');
+      resolve({ status, text: split === -1 ? '' : response.slice(split + 4) });
+    });
+  });
+}
+
+/** Sends the head and the first bytes of a longer declared body, then drops the connection. */
+export function abortedUpload(baseUrl: string, head: string, declaredLength: number, sent: string): Promise<void> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(`${head}\r\nContent-Length: ${declaredLength}\r\n\r\n${sent}`, () => {
+        setTimeout(() => socket.destroy(), 50);
+      });
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve());
   });
 }

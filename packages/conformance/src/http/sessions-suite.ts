@@ -1,3 +1,4 @@
+import type { PublicSession } from '@sessauth/core';
 import { expect } from 'vitest';
 import type { TestApp } from './conformance-app.js';
 import { claimsOf } from './token-forge.js';
@@ -8,17 +9,6 @@ import type { SuiteKit } from './suite-kit.js';
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
-
-interface PublicSession {
-  id: string;
-  created_at: string;
-  last_activity_at: string;
-  ip_address: string | null;
-  user_agent: string | null;
-  browser: string | null;
-  location: unknown;
-  is_current: boolean;
-}
 
 /** Logs alice in through node:http, which sends no User-Agent at all. Returns the access token. */
 async function loginWithoutUserAgent(app: TestApp): Promise<string> {

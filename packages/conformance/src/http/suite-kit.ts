@@ -1,4 +1,5 @@
 import type { SessauthOptions } from '@sessauth/core';
+import type { AdapterTestId } from './adapter-test-ids.js';
 import type { TestApp, TestAppExtras } from './conformance-app.js';
 
 /** What each topic suite gets from `describeAdapterConformance`. */
@@ -7,7 +8,7 @@ export interface SuiteKit {
    * Declares one test named `<id>: <title>`. Skipped when the id (or its topic,
    * `"csrf/"`) is in `options.skip`, or when the cell's store is unavailable.
    */
-  test(id: string, title: string, body: () => Promise<void>): void;
+  test(id: AdapterTestId, title: string, body: () => Promise<void>): void;
   /** A fresh app for the running test (new users, clock and engine; shared store); closed after the test. */
   start(overrides?: Partial<SessauthOptions>, extras?: TestAppExtras): Promise<TestApp>;
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
 import { adminCases } from './cases/admin-cases.js';
 import { capCases } from './cases/cap-cases.js';
 import { createCases, findCases } from './cases/create-find-cases.js';
+import { crossInstanceCases } from './cases/cross-instance-cases.js';
 import { expireAllCases, expireCases } from './cases/expire-cases.js';
 import { listCases } from './cases/list-cases.js';
 import { rotateCases } from './cases/rotate-cases.js';
@@ -11,10 +12,22 @@ import { purgeCases, touchCases } from './cases/touch-purge-cases.js';
 import { unicodeCases } from './cases/unicode-cases.js';
 import type { StoreCaseContext } from './store-case-context.js';
 
-/** A store to prove, and how to let go of it after the suite. */
-export interface StoreUnderTest {
+/** One open store instance, and how to let go of it. */
+export interface StoreInstance {
   store: SessionStore;
   close(): Promise<void>;
+}
+
+/** A store to prove, and how to let go of it after the suite. */
+export interface StoreUnderTest extends StoreInstance {
+  /**
+   * Opens a second instance over the same backing data, as a second app server
+   * would: its own connection (client, pool) and its own in-process state (caches,
+   * prepared statements). With it the `cross-instance` cases run (revoke on one,
+   * refused on the other; rotate on one, reuse on the other; the rotation race and
+   * the cap split over both); without it they are skipped. Closed before `close`.
+   */
+  openSecondInstance?(): Promise<StoreInstance>;
 }
 
 /** One group of cases; name it in `skip` to leave the group out. */
@@ -30,7 +43,8 @@ export type StoreTestId =
   | 'purge'
   | 'cap'
   | 'admin'
-  | 'unicode';
+  | 'unicode'
+  | 'cross-instance';
 
 export interface StoreConformanceOptions {
   skip?: StoreTestId[];
@@ -40,7 +54,10 @@ export interface StoreConformanceOptions {
   raceRepeats?: number;
 }
 
-const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseContext) => void]> = [
+/** What a group needs beyond the required methods of the port; without it the group is skipped. */
+type Needs = 'admin-listing' | 'second-instance';
+
+const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseContext) => void, Needs?]> = [
   ['create', 'createSession', createCases],
   ['find', 'findSession', findCases],
   ['list', 'listActiveSessions', listCases],
@@ -51,9 +68,19 @@ const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseCo
   ['touch', 'touchSession', touchCases],
   ['purge', 'purgeExpired', purgeCases],
   ['cap', 'maxActiveSessions on createSession', capCases],
-  ['admin', 'listSessionsForAdmin', adminCases],
+  ['admin', 'listSessionsForAdmin', adminCases, 'admin-listing'],
   ['unicode', 'unicode and exact matching', unicodeCases],
+  ['cross-instance', 'two instances over one backing service', crossInstanceCases, 'second-instance'],
 ];
+
+/** Why a group cannot run on this store, or null when it can. */
+function missing(needs: Needs | undefined, underTest: StoreUnderTest, second: StoreInstance | null): string | null {
+  if (needs === 'admin-listing' && underTest.store.listSessionsForAdmin === undefined) {
+    return 'the store has no listSessionsForAdmin (an optional capability)';
+  }
+  if (needs === 'second-instance' && second === null) return 'the store under test offers no openSecondInstance';
+  return null;
+}
 
 /**
  * Registers the store-contract suite (vitest) for one `SessionStore`. Every case
@@ -78,10 +105,13 @@ export function describeStoreConformance(
   // Real databases over a pool are slow next to memory; no case asserts on time.
   describe(`store conformance: ${name}`, { timeout: 30_000 }, () => {
     let underTest: StoreUnderTest | null = null;
+    let second: StoreInstance | null = null;
     beforeAll(async () => {
       underTest = await makeStore();
+      second = (await underTest?.openSecondInstance?.()) ?? null;
     });
     afterAll(async () => {
+      await second?.close();
       await underTest?.close();
     });
     beforeEach((test) => {
@@ -93,11 +123,21 @@ export function describeStoreConformance(
         if (underTest === null) throw new Error(`${name}: store unavailable`);
         return underTest.store;
       },
+      secondStore: () => {
+        if (second === null) throw new Error(`${name}: no second instance`);
+        return second.store;
+      },
       raceSize,
       raceRepeats,
     };
-    for (const [id, title, register] of GROUPS) {
-      describe.skipIf(skip.has(id))(`${title} [${id}]`, () => register(context));
+    for (const [id, title, register, needs] of GROUPS) {
+      describe.skipIf(skip.has(id))(`${title} [${id}]`, () => {
+        beforeEach((test) => {
+          const reason = underTest === null ? null : missing(needs, underTest, second);
+          if (reason !== null) test.skip(`${name}: ${reason}`);
+        });
+        register(context);
+      });
     }
   });
 }

@@ -1,4 +1,5 @@
-import type { Location, NewSession, SessionRecord } from '@sessauth/core';
+import type { Location } from '@sessauth/core';
+import type { NewSession, SessionRecord } from '@sessauth/core/store';
 
 /**
  * Fixtures for the store suite. Ids are lowercase hex so that every collation

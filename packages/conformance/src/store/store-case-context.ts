@@ -1,10 +1,15 @@
-import type { SessionRecord, SessionStore } from '@sessauth/core';
+import type { AdminSessionPage, AdminSessionQuery, SessionRecord, SessionStore } from '@sessauth/core/store';
 import { expect } from 'vitest';
 
 /** What each group of store cases gets from `describeStoreConformance`. */
 export interface StoreCaseContext {
   /** The store under test (the suite skips every case when there is none). */
   readonly store: () => SessionStore;
+  /**
+   * A second instance over the same backing data, opened by `openSecondInstance`
+   * (the suite skips the cases that need it when the store offers none).
+   */
+  readonly secondStore: () => SessionStore;
   readonly raceSize: number;
   readonly raceRepeats: number;
 }
@@ -33,4 +38,14 @@ export function nth<T>(items: readonly T[], index: number): T {
   const item = items[index];
   if (item === undefined) throw new Error(`no item at ${index}`);
   return item;
+}
+
+/**
+ * The store's `listSessionsForAdmin`, bound to it. It is an optional capability of
+ * the port: the suite skips the cases that need it when the store lacks it.
+ */
+export function adminListing(store: SessionStore): (query: AdminSessionQuery) => Promise<AdminSessionPage> {
+  const list = store.listSessionsForAdmin;
+  if (list === undefined) throw new Error('this store has no listSessionsForAdmin: the case should have been skipped');
+  return (query) => list.call(store, query);
 }

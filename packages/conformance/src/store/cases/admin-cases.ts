@@ -1,7 +1,7 @@
-import type { AdminSessionQuery, NewSession, SessionRecord, SessionStore } from '@sessauth/core';
+import type { AdminSessionQuery, NewSession, SessionRecord, SessionStore } from '@sessauth/core/store';
 import { expect, it } from 'vitest';
 import { HOUR, MINUTE, at, expectedRecord, newSessionFixture, newUserId, randomHex, testNow } from '../session-fixtures.js';
-import { idsOf, newestFirst, nth, type StoreCaseContext } from '../store-case-context.js';
+import { adminListing, idsOf, newestFirst, nth, type StoreCaseContext } from '../store-case-context.js';
 
 type FirstPageQuery = Omit<AdminSessionQuery, 'after'>;
 
@@ -10,7 +10,7 @@ async function readAllPages(store: SessionStore, query: FirstPageQuery, maxPages
   const rows: SessionRecord[] = [];
   let after: string | undefined;
   for (let page = 0; page < maxPages; page += 1) {
-    const result = await store.listSessionsForAdmin(after === undefined ? query : { ...query, after });
+    const result = await adminListing(store)(after === undefined ? query : { ...query, after });
     expect(result.sessions.length).toBeLessThanOrEqual(query.limit);
     rows.push(...result.sessions);
     if (result.nextCursor === null) return rows;
@@ -44,10 +44,10 @@ export function adminCases({ store }: StoreCaseContext): void {
   it('ends with a null cursor when the first page holds everything', async () => {
     const userId = newUserId();
     const sessions = await seedUser(store(), userId, testNow());
-    const page = await store().listSessionsForAdmin({ userId, now: testNow(), limit: sessions.length + 1 });
+    const page = await adminListing(store())({ userId, now: testNow(), limit: sessions.length + 1 });
     expect(page.sessions).toHaveLength(sessions.length);
     expect(page.nextCursor).toBeNull();
-    const none = await store().listSessionsForAdmin({ userId: newUserId(), now: testNow(), limit: 5 });
+    const none = await adminListing(store())({ userId: newUserId(), now: testNow(), limit: 5 });
     expect(none).toEqual({ sessions: [], nextCursor: null });
   });
 
@@ -103,7 +103,7 @@ async function readUntilSeen(store: SessionStore, query: FirstPageQuery, wanted:
   const seen: SessionRecord[] = [];
   let after: string | undefined;
   for (let page = 0; page < 2000; page += 1) {
-    const result = await store.listSessionsForAdmin(after === undefined ? query : { ...query, after });
+    const result = await adminListing(store)(after === undefined ? query : { ...query, after });
     expect(result.sessions.length).toBeLessThanOrEqual(query.limit);
     seen.push(...result.sessions);
     const ids = new Set(idsOf(seen));

@@ -1,4 +1,4 @@
-import type { SessionRecord } from '@sessauth/core';
+import type { SessionRecord } from '@sessauth/core/store';
 import { expect, it } from 'vitest';
 import { FULL_LOCATION, expectedRecord, newSessionFixture, randomHex } from '../session-fixtures.js';
 import { mustFind, type StoreCaseContext } from '../store-case-context.js';

@@ -1,4 +1,4 @@
-import type { NewSession, RotateRefreshInput, SessionRecord, SessionStore } from '@sessauth/core';
+import type { NewSession, RotateRefreshInput, SessionRecord, SessionStore } from '@sessauth/core/store';
 import { expect, it } from 'vitest';
 import { HOUR, MINUTE, at, expectedRecord, newSessionFixture, newUserId, randomHex, testNow } from '../session-fixtures.js';
 import { mustFind, type StoreCaseContext } from '../store-case-context.js';

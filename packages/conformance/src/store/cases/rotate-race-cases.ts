@@ -1,4 +1,4 @@
-import type { RotateOutcome } from '@sessauth/core';
+import type { RotateOutcome } from '@sessauth/core/store';
 import { expect, it } from 'vitest';
 import { MINUTE, at, newSessionFixture, randomHex } from '../session-fixtures.js';
 import { mustFind, type StoreCaseContext } from '../store-case-context.js';
