@@ -1,7 +1,10 @@
 import Fastify, { type FastifyReply } from 'fastify';
-import { SessauthError } from '@sessauth/core';
-import { sessauthFastify, sessauthFrameworkErrors } from '@sessauth/fastify';
-import { CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, demoPageHtml, type DemoUser } from '@sessauth/example-shared';
+import type { SessauthResponse } from '@sessauth/core/adapter';
+import { authOf, sessauthPlugin, sessauthFrameworkErrors } from '@sessauth/fastify';
+import { toSessauthRequest } from '@sessauth/node-http';
+import {
+  CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, createLimitedServer, demoPageResponse, startupBanner, type AssetResponse, type DemoUser,
+} from '@sessauth/example-shared';
 
 // Types `request.auth.user` as the demo's user everywhere in this app.
 declare module '@sessauth/fastify' {
@@ -12,40 +15,41 @@ declare module '@sessauth/fastify' {
 
 const example = await createExampleApp(process.env);
 const { config, auth } = example;
-// frameworkErrors: a URL Fastify's router refuses (bad percent-encoding) under the prefix gets the core's answer.
-const app = Fastify({ frameworkErrors: sessauthFrameworkErrors(auth) });
-await app.register(sessauthFastify, { auth });
+const app = Fastify({
+  // frameworkErrors: a URL Fastify's router refuses (bad percent-encoding) under the prefix gets the core's answer.
+  frameworkErrors: sessauthFrameworkErrors(auth),
+  // Time limits for slow clients, and a closed connection after every 413 (see http-server-limits.ts).
+  serverFactory: (handler) => createLimitedServer(config.http, handler),
+});
+await app.register(sessauthPlugin, { auth });
 
-/** Answers the core's JSON error for `error` (a `SessauthError` keeps its code). */
-function sendError(reply: FastifyReply, error: unknown): FastifyReply {
-  const response = auth.errorResponse(error);
-  return reply.code(response.status).headers(response.headers).send(response.body);
+/** Sends a core response (or a static asset) as it is. */
+function send(reply: FastifyReply, response: SessauthResponse | AssetResponse): FastifyReply {
+  reply.code(response.status).headers(response.headers);
+  if ('setCookies' in response && response.setCookies.length > 0) reply.header('set-cookie', [...response.setCookies]);
+  return reply.send(response.body ?? undefined);
 }
 
 app.get('/me', { preHandler: app.requireAuth }, async (request) => {
-  const { user, session } = request.auth;
+  const { user, session } = authOf(request);
   return { user: { id: user.id, username: user.username }, session: { id: session.id } };
 });
 
-// Changing the password changes the security stamp and ends every session of the user.
-// The body goes through Fastify's own JSON parser: the plugin's raw handling stops at its prefix.
-app.post('/me/password', { preHandler: app.requireAuth, bodyLimit: 16_384 }, async (request, reply) => {
-  try {
-    await example.changePassword(request.auth.user, request.body);
-    return reply.code(200).send();
-  } catch (error) {
-    return sendError(reply, error);
-  }
+// {"current_password", "new_password"}: the core re-checks the current password under the
+// login throttle, stores the new one and ends every session of the user. In its own scope
+// no content-type parser reads the body: the core reads it raw (JSON only, bounded), so
+// its 415 and 413 answers are the same as on the auth endpoints.
+await app.register(async (scope) => {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  scope.post('/me/password', { preHandler: app.requireAuth }, async (request, reply) =>
+    send(reply, await auth.changePassword(toSessauthRequest(request.raw), authOf(request), example.setPassword)),
+  );
 });
 
 // The demo page and the browser client it imports (no build step for the reader).
-app.get('/', async (_request, reply) =>
-  reply.type('text/html; charset=utf-8').send(demoPageHtml(auth.options.prefix, auth.options.refreshTokenTransport)),
-);
-app.get(CLIENT_ASSET_PATH, async (_request, reply) => {
-  const asset = clientAssetResponse();
-  return reply.code(asset.status).headers(asset.headers).send(asset.body);
-});
+app.get('/', async (_request, reply) => send(reply, demoPageResponse(auth.options.prefix, auth.options.refreshTokenTransport)));
+app.get(CLIENT_ASSET_PATH, async (_request, reply) => send(reply, clientAssetResponse()));
 
 await app.listen({ port: config.port, host: config.host });
-console.log(`sessauth fastify example on http://${config.host}:${config.port} (store ${config.storeUrl.split(':')[0]})`);
+console.log(startupBanner('fastify', config));

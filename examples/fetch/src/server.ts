@@ -1,64 +1,40 @@
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { createMiddleware } from 'hono/factory';
-import { SessauthError, type AuthContext } from '@sessauth/core';
+import { Hono, type Context } from 'hono';
 import { createFetchHandler } from '@sessauth/fetch';
-import { CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, demoPageHtml, type DemoUser } from '@sessauth/example-shared';
-
-type Env = { Variables: { auth: AuthContext<DemoUser> } };
+import { honoRequireAuth, honoSessauth } from '@sessauth/fetch/hono';
+import {
+  CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, demoPageResponse, nodeServerOptions, startupBanner, type AssetResponse,
+} from '@sessauth/example-shared';
 
 const example = await createExampleApp(process.env);
 const { config, auth } = example;
 const sessauth = createFetchHandler(auth);
-const app = new Hono<Env>();
+const app = new Hono();
+/** The peer address is the socket's (Node: getConnInfo, or c.env.incoming.socket). */
+const connOf = (c: Context) => ({ remoteAddress: getConnInfo(c).remote.address });
 
-// The seven endpoints; the peer address is the socket's (Node: getConnInfo, or c.env.incoming.socket).
-app.use(async (c, next) => {
-  const response = await sessauth.handle(c.req.raw, { remoteAddress: getConnInfo(c).remote.address });
-  if (response !== undefined) return response;
-  await next();
-});
-
-const requireAuth = createMiddleware<Env>(async (c, next) => {
-  try {
-    c.set('auth', await sessauth.authenticate(c.req.raw));
-  } catch (error) {
-    return sessauth.errorResponse(error);
-  }
-  await next();
-});
+// The seven endpoints; every other request goes on to the routes below.
+app.use(honoSessauth(sessauth, connOf));
+// The guard: `c.var.auth` is typed with DemoUser, or the core's 401 is answered.
+const requireAuth = honoRequireAuth(sessauth);
 
 app.get('/me', requireAuth, (c) => {
-  const { user, session } = c.get('auth');
+  const { user, session } = c.var.auth;
   return c.json({ user: { id: user.id, username: user.username }, session: { id: session.id } });
 });
 
-// Changing the password changes the security stamp and ends every session of the user.
-const passwordBodyLimit = bodyLimit({
-  maxSize: 16_384,
-  onError: () => sessauth.errorResponse(new SessauthError('payload_too_large')),
-});
-app.post('/me/password', requireAuth, passwordBodyLimit, async (c) => {
-  try {
-    const body: unknown = await c.req.json().catch(() => {
-      throw new SessauthError('invalid_request');
-    });
-    await example.changePassword(c.get('auth').user, body);
-    return c.body(null, 200);
-  } catch (error) {
-    return sessauth.errorResponse(error);
-  }
-});
+// {"current_password", "new_password"}: the core re-checks the current password under the
+// login throttle, stores the new one and ends every session of the user. The core reads
+// the raw body itself (JSON only, bounded).
+app.post('/me/password', requireAuth, (c) => sessauth.changePassword(c.req.raw, c.var.auth, example.setPassword, connOf(c)));
 
 // The demo page and the browser client it imports (no build step for the reader).
-app.get('/', (c) => c.html(demoPageHtml(auth.options.prefix, auth.options.refreshTokenTransport)));
-app.get(CLIENT_ASSET_PATH, () => {
-  const asset = clientAssetResponse();
-  return new Response(asset.body, { status: asset.status, headers: asset.headers });
-});
+const asResponse = (asset: AssetResponse): Response => new Response(asset.body, { status: asset.status, headers: asset.headers });
+app.get('/', () => asResponse(demoPageResponse(auth.options.prefix, auth.options.refreshTokenTransport)));
+app.get(CLIENT_ASSET_PATH, () => asResponse(clientAssetResponse()));
 
-serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => {
-  console.log(`sessauth fetch (Hono) example on http://${config.host}:${config.port} (store ${config.storeUrl.split(':')[0]})`);
+// Time limits for slow clients, and a closed connection after every 413 (see http-server-limits.ts).
+serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: nodeServerOptions(config.http) }, () => {
+  console.log(startupBanner('fetch (Hono)', config));
 });

@@ -1,8 +1,10 @@
 import Koa, { type Middleware, type ParameterizedContext } from 'koa';
-import { SessauthError } from '@sessauth/core';
 import { requireAuth, sessauthMiddleware, type SessauthState } from '@sessauth/koa';
-import { readNodeBody } from '@sessauth/node-http';
-import { CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, demoPageHtml, parseJsonBytes, type DemoUser } from '@sessauth/example-shared';
+import { toSessauthRequest } from '@sessauth/node-http';
+import type { SessauthResponse } from '@sessauth/core';
+import {
+  CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, createLimitedServer, demoPageResponse, startupBanner, type AssetResponse, type DemoUser,
+} from '@sessauth/example-shared';
 
 type AuthedContext = ParameterizedContext<SessauthState<DemoUser>>;
 
@@ -16,10 +18,10 @@ function guarded(method: string, path: string, handler: (ctx: AuthedContext) => 
   return (ctx, next) => (ctx.method === method && ctx.path === path ? guard(ctx, () => handler(ctx)) : next());
 }
 
-/** Answers the core's JSON error for `error` (a `SessauthError` keeps its code). */
-function respondError(ctx: AuthedContext, error: unknown): void {
-  const response = auth.errorResponse(error);
+/** Answers a core response (or a static asset). Body before status: Koa turns a null body into 204. */
+function respond(ctx: ParameterizedContext, response: SessauthResponse | AssetResponse): void {
   ctx.set(response.headers);
+  if ('setCookies' in response && response.setCookies.length > 0) ctx.set('set-cookie', [...response.setCookies]);
   ctx.body = response.body;
   ctx.status = response.status;
 }
@@ -33,33 +35,26 @@ app.use(
   }),
 );
 
-// Changing the password changes the security stamp and ends every session of the user.
+// {"current_password", "new_password"}: the core re-checks the current password under the
+// login throttle, stores the new one and ends every session of the user. No body parser:
+// the core reads the raw body itself (JSON only, bounded).
 app.use(
   guarded('POST', '/me/password', async (ctx) => {
-    try {
-      await example.changePassword(ctx.state.auth.user, parseJsonBytes(await readNodeBody(ctx.req, 16_384)));
-      ctx.body = '';
-      ctx.remove('content-type');
-    } catch (error) {
-      respondError(ctx, error);
-    }
+    respond(ctx, await auth.changePassword(toSessauthRequest(ctx.req), ctx.state.auth, example.setPassword));
   }),
 );
 
 // The demo page and the browser client it imports (no build step for the reader).
 app.use(async (ctx, next) => {
   if (ctx.method !== 'GET' || ctx.path !== '/') return next();
-  ctx.type = 'html';
-  ctx.body = demoPageHtml(auth.options.prefix, auth.options.refreshTokenTransport);
+  respond(ctx, demoPageResponse(auth.options.prefix, auth.options.refreshTokenTransport));
 });
 app.use(async (ctx, next) => {
   if (ctx.method !== 'GET' || ctx.path !== CLIENT_ASSET_PATH) return next();
-  const asset = clientAssetResponse();
-  ctx.status = asset.status;
-  ctx.set(asset.headers);
-  ctx.body = asset.body;
+  respond(ctx, clientAssetResponse());
 });
 
-app.listen(config.port, config.host, () => {
-  console.log(`sessauth koa example on http://${config.host}:${config.port} (store ${config.storeUrl.split(':')[0]})`);
+// Time limits for slow clients, and a closed connection after every 413 (see http-server-limits.ts).
+createLimitedServer(config.http, app.callback()).listen(config.port, config.host, () => {
+  console.log(startupBanner('koa', config));
 });

@@ -26,13 +26,13 @@ export function clientAssetResponse(): AssetResponse {
   } catch {
     return {
       status: 503,
-      headers: { 'content-type': 'text/plain; charset=utf-8' },
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' },
       body: 'The browser client is not built: run `pnpm --filter @sessauth/client build` (pnpm example does it for you).\n',
     };
   }
   return {
     status: 200,
-    headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' },
+    headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' },
     // The source map is not served: drop the comment pointing at it.
     body: source.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'),
   };

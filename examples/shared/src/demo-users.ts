@@ -1,10 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { PasswordHasher, UserPort } from '@sessauth/core';
 
 export interface DemoUser {
   readonly id: string;
   readonly username: string;
   passwordHash: string;
+  /** How many times the password was changed since the user was seeded. */
+  passwordGeneration: number;
   /** Changes with the password, so every session dies with the old one. */
   stamp: string;
   readonly isAdmin: boolean;
@@ -34,7 +36,9 @@ export class DemoUserDirectory implements UserPort<DemoUser> {
 
   async add(username: string, password: string, isAdmin: boolean): Promise<DemoUser> {
     // A stable id per username keeps sessions meaningful across restarts on a persistent store.
-    const user: DemoUser = { id: `user-${username}`, username, passwordHash: await this.hasher.hash(password), stamp: randomUUID(), isAdmin };
+    const id = `user-${username}`;
+    const passwordHash = await this.hasher.hash(password);
+    const user: DemoUser = { id, username, passwordHash, passwordGeneration: 0, stamp: stampOf(id, 0), isAdmin };
     this.byId.set(user.id, user);
     this.byName.set(username, user);
     return user;
@@ -42,7 +46,8 @@ export class DemoUserDirectory implements UserPort<DemoUser> {
 
   async changePassword(user: DemoUser, newPassword: string): Promise<void> {
     user.passwordHash = await this.hasher.hash(newPassword);
-    user.stamp = randomUUID();
+    user.passwordGeneration += 1;
+    user.stamp = stampOf(user.id, user.passwordGeneration);
   }
 
   async findById(id: string): Promise<DemoUser | null> {
@@ -53,6 +58,11 @@ export class DemoUserDirectory implements UserPort<DemoUser> {
     return user.id;
   }
 
+  /** The login name, for `auth.changePassword`'s re-check of the current password. */
+  usernameOf(user: DemoUser): string {
+    return user.username;
+  }
+
   securityStamp(user: DemoUser): string {
     return user.stamp;
   }
@@ -61,4 +71,17 @@ export class DemoUserDirectory implements UserPort<DemoUser> {
     const user = this.byName.get(username);
     return user ? { user, passwordHash: user.passwordHash } : null;
   }
+}
+
+/**
+ * The security stamp, derived from the stored user as a real host would (from a
+ * column that changes with the password), not drawn at random per process: two
+ * example processes seeded alike then agree, so a session made by one is valid on
+ * the other. (The argon2 hash cannot serve: its salt differs in every process.)
+ * The password itself is left out, so the stamp is no fast-hash oracle for it.
+ * A password change is seen only by the process that made it: the demo users are
+ * in memory, one table per process.
+ */
+function stampOf(userId: string, passwordGeneration: number): string {
+  return createHash('sha256').update(`sessauth-demo-stamp\u0000${userId}\u0000${passwordGeneration}`).digest('base64url');
 }

@@ -1,48 +1,99 @@
-import { settingsFromEnv, type SessauthOptions } from '@sessauth/core';
+import { SettingsError, settingsFromEnv, type SessauthOptions } from '@sessauth/core';
+import { httpLimitsFromEnv, type HttpServerLimits } from './http-server-limits.js';
+
+/** Who is seeded into the examples' in-memory user table, and why. */
+export interface DemoUsersPlan {
+  /** "name:password,name:password" */
+  readonly spec: string;
+  /** True when these are the built-in development users (SESSAUTH_DEMO_USERS unset). */
+  readonly builtIn: boolean;
+}
 
 export interface ExampleConfig {
   readonly port: number;
   readonly host: string;
   readonly storeUrl: string;
-  readonly demoUsers: string;
+  /** null: no demo user is seeded (production without SESSAUTH_DEMO_USERS, or SESSAUTH_DEMO_USERS=""). */
+  readonly demoUsers: DemoUsersPlan | null;
   readonly adminUsers: string[];
   readonly options: SessauthOptions;
+  /** NODE_ENV=production: no development default of any kind. */
+  readonly production: boolean;
+  /** The settings that got their development default, for the start-up banner. */
+  readonly developmentDefaults: readonly string[];
+  readonly http: HttpServerLimits;
 }
 
 const DEV_SECRET = 'dev-only-secret-do-not-use-in-production-0123456789abcdef';
+const BUILT_IN_USERS = 'alice:alice-password,bob:bob-password';
+
+/** The settings the library requires and the examples may default in development. */
+const REQUIRED = [
+  ['JWT_SECRET_KEY', 'secretKey', DEV_SECRET],
+  ['JWT_ISSUER', 'issuer', 'http://localhost'],
+  ['JWT_AUDIENCE', 'audience', 'sessauth-demo'],
+] as const;
 
 /**
- * Reads the example's environment. The examples (never the library) default the
- * secret, issuer and audience so that the demo starts with no setup, and say so
- * loudly; a blank value is treated as unset by `settingsFromEnv`. Unlike the
- * library, they default to cookie transport, which the demo page needs.
+ * Reads an example's environment. The examples (never the library) default the
+ * secret, issuer and audience, and seed the demo users alice and bob, but only in
+ * development: when a variable is unset and NODE_ENV is not `production`. A value
+ * that is set but blank is a mistake (an empty line in a .env, a missing secret in
+ * CI), so it stops start-up with `SettingsError` naming the setting instead of
+ * silently becoming the development default. With NODE_ENV=production a missing one
+ * stops start-up too. Unlike the library, the examples default to cookie transport,
+ * which the demo page needs.
  */
 export function exampleConfigFromEnv(env: NodeJS.ProcessEnv): ExampleConfig {
+  const production = env.NODE_ENV?.trim() === 'production';
   const fromEnv = settingsFromEnv(env);
-  const defaulted: string[] = [];
-  const pick = (value: string | undefined, name: string, fallback: string): string => {
-    if (value !== undefined && value.trim() !== '') return value;
-    defaulted.push(name);
-    return fallback;
-  };
-  const options: SessauthOptions = {
-    ...fromEnv,
-    secretKey: pick(fromEnv.secretKey, 'JWT_SECRET_KEY', DEV_SECRET),
-    issuer: pick(fromEnv.issuer, 'JWT_ISSUER', 'http://localhost'),
-    audience: pick(fromEnv.audience, 'JWT_AUDIENCE', 'sessauth-demo'),
-    // The demo page at GET / is a browser: its refresh token belongs in an HttpOnly
-    // cookie. The library's default stays `body`; JWT_REFRESH_TOKEN_TRANSPORT=body for curl.
-    refreshTokenTransport: fromEnv.refreshTokenTransport ?? 'cookie',
-  };
-  if (defaulted.length > 0) {
-    console.warn(`\n*** DEVELOPMENT DEFAULTS in use for ${defaulted.join(', ')}: never run this in production. ***\n`);
+  const developmentDefaults: string[] = [];
+  const required: Partial<Record<(typeof REQUIRED)[number][1], string>> = {};
+  for (const [name, key, fallback] of REQUIRED) {
+    const raw = env[name];
+    if (raw !== undefined && raw.trim() === '') {
+      throw new SettingsError(name, 'is set but blank: give it a value, or unset it in development to use the example\'s default');
+    }
+    if (raw === undefined) {
+      if (production) throw new SettingsError(name, 'is required with NODE_ENV=production (the example\'s development default is refused)');
+      developmentDefaults.push(name);
+    }
+    required[key] = fromEnv[key] ?? fallback;
   }
+  const demoUsers = demoUsersFrom(env.SESSAUTH_DEMO_USERS, production);
   return {
-    port: Number(env.PORT ?? 3000),
-    host: env.HOST ?? '127.0.0.1',
+    port: portFrom(env.PORT),
+    host: env.HOST?.trim() || '127.0.0.1',
     storeUrl: env.SESSAUTH_STORE?.trim() || 'sqlite:./.data/sessauth.db',
-    demoUsers: env.SESSAUTH_DEMO_USERS ?? 'alice:alice-password,bob:bob-password',
-    adminUsers: (env.SESSAUTH_ADMIN_USERS ?? 'alice').split(',').map((s) => s.trim()).filter(Boolean),
-    options,
+    demoUsers,
+    // alice is the admin of the built-in users only; any other admin is named explicitly.
+    adminUsers: listFrom(env.SESSAUTH_ADMIN_USERS ?? (demoUsers?.builtIn ? 'alice' : '')),
+    options: {
+      ...fromEnv,
+      ...required,
+      // The demo page at GET / is a browser: its refresh token belongs in an HttpOnly
+      // cookie. The library's default stays `body`; JWT_REFRESH_TOKEN_TRANSPORT=body for curl.
+      refreshTokenTransport: fromEnv.refreshTokenTransport ?? 'cookie',
+    },
+    production,
+    developmentDefaults,
+    http: httpLimitsFromEnv(env),
   };
+}
+
+/** Set (even to "", which seeds nobody): exactly those users. Unset: alice and bob in development, nobody in production. */
+function demoUsersFrom(value: string | undefined, production: boolean): DemoUsersPlan | null {
+  if (value !== undefined) return value.trim() === '' ? null : { spec: value, builtIn: false };
+  return production ? null : { spec: BUILT_IN_USERS, builtIn: true };
+}
+
+function portFrom(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 3000;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new SettingsError('PORT', 'must be an integer from 0 to 65535');
+  return port;
+}
+
+function listFrom(value: string): string[] {
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
 }

@@ -1,4 +1,4 @@
-import { SessauthError, createPasswordAuthenticator, createSessauth, type Sessauth } from '@sessauth/core';
+import { createPasswordAuthenticator, createSessauth, type Sessauth, type SetPassword } from '@sessauth/core';
 import { argon2PasswordHasher } from '@sessauth/core/argon2';
 import { DemoUserDirectory, type DemoUser } from './demo-users.js';
 import { exampleConfigFromEnv, type ExampleConfig } from './env-config.js';
@@ -10,10 +10,11 @@ export interface ExampleApp {
   readonly auth: Sessauth<DemoUser>;
   readonly users: DemoUserDirectory;
   /**
-   * `POST /me/password` with `{"new_password"}`: changes the password (and so the
-   * security stamp) and ends every session of the user. Bad input: 400 `invalid_request`.
+   * Stores a new password (a new hash, so a new security stamp). `POST /me/password`
+   * hands it to `auth.changePassword`, which first re-checks the current password
+   * under the login throttle and afterwards ends every session of the user.
    */
-  changePassword(user: DemoUser, body: unknown): Promise<void>;
+  readonly setPassword: SetPassword<DemoUser>;
   close(): Promise<void>;
 }
 
@@ -21,42 +22,17 @@ export interface ExampleApp {
 export async function createExampleApp(env: NodeJS.ProcessEnv): Promise<ExampleApp> {
   const config = exampleConfigFromEnv(env);
   const stores = await storesFromUrl(config.storeUrl);
-  const users = await DemoUserDirectory.seed(argon2PasswordHasher, config.demoUsers, config.adminUsers);
+  const users = await DemoUserDirectory.seed(argon2PasswordHasher, config.demoUsers?.spec ?? '', config.adminUsers);
   const auth = await createSessauth<DemoUser>({
     options: config.options,
     store: stores.sessionStore,
     rateLimitStore: stores.rateLimitStore,
     users,
-    authenticator: createPasswordAuthenticator({
-      users,
-      hasher: argon2PasswordHasher,
-      maxUsernameLength: 254,
-      maxPasswordLength: 1024,
-    }),
-    isAdmin: (user) => user.isAdmin,
+    // The username and password bounds come from the resolved options (JWT_MAX_*_LENGTH).
+    authenticator: createPasswordAuthenticator({ users, hasher: argon2PasswordHasher }),
+    admin: { isAdmin: (user) => user.isAdmin },
     geolocation: await geolocationFromEnv(env),
   });
-  const changePassword = async (user: DemoUser, body: unknown): Promise<void> => {
-    const newPassword = newPasswordOf(body);
-    if (newPassword === null) throw new SessauthError('invalid_request');
-    await users.changePassword(user, newPassword);
-    await auth.invalidateAllForUser(user.id);
-  };
-  return { config, auth, users, changePassword, close: () => stores.close() };
-}
-
-/** Parses a JSON request body read by the host; anything unparsable is 400 `invalid_request`. */
-export function parseJsonBytes(bytes: Uint8Array): unknown {
-  try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-  } catch (cause) {
-    throw new SessauthError('invalid_request', { cause });
-  }
-}
-
-/** The body of `POST /me/password`: `{"new_password": "..."}` with 1..1024 characters. */
-function newPasswordOf(body: unknown): string | null {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
-  const value = (body as Record<string, unknown>).new_password;
-  return typeof value === 'string' && value.length > 0 && value.length <= 1024 ? value : null;
+  const setPassword: SetPassword<DemoUser> = (user, newPassword) => users.changePassword(user, newPassword);
+  return { config, auth, users, setPassword, close: () => stores.close() };
 }
