@@ -2,12 +2,21 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './support/chromium.js';
-import { startExample, type RunningExample } from './support/example-server.js';
+import { launchChromium, startExample, type ExampleServer } from '@sessauth/browser-support';
 import { seedSessions, XSS_USER_AGENT } from './support/seed-sessions.js';
 
 const ADMIN = '/admin/sessauth/session/';
 const OUTPUT = fileURLToPath(new URL('../../../test-output/', import.meta.url));
+/**
+ * alice is the admin. The seeding logins are API calls (curl-like), so the refresh token
+ * travels in the body; bob's five logins with a cap of three leave two sessions revoked.
+ */
+const ADMIN_EXAMPLE_ENV = {
+  SESSAUTH_ADMIN_USERS: 'alice',
+  JWT_LOGIN_THROTTLE_RATE: '0',
+  JWT_REFRESH_TOKEN_TRANSPORT: 'body',
+  JWT_MAX_ACTIVE_SESSIONS: '3',
+};
 // Examples whose adapter serves the admin prefix (and fills the query string).
 const ADAPTERS = (process.env.SESSAUTH_BROWSER_ADAPTERS ?? 'express,fastify,koa,fetch').split(',').map((s) => s.trim()).filter(Boolean);
 
@@ -35,7 +44,7 @@ const rowIds = (page: Page): Promise<string[]> =>
   page.$$eval('tr[data-session-id]', (rows) => rows.map((row) => row.getAttribute('data-session-id') ?? ''));
 
 describe.each(ADAPTERS)('admin listing in a browser, %s example', (adapter) => {
-  let example: RunningExample;
+  let example: ExampleServer;
   let context: BrowserContext;
   let page: Page;
   let seeded = 0;
@@ -44,7 +53,7 @@ describe.each(ADAPTERS)('admin listing in a browser, %s example', (adapter) => {
 
   beforeAll(async () => {
     if (browser === null) return;
-    example = await startExample(adapter, { JWT_MAX_ACTIVE_SESSIONS: '3' });
+    example = await startExample(adapter, { env: ADMIN_EXAMPLE_ENV });
     seeded = await seedSessions(example.origin);
     context = await browser.newContext();
     page = await context.newPage();

@@ -3,9 +3,11 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  eventsOf, newDevice, nextRequest, openDemo, sessionRows, signedIn, signedOut, signIn, sleep, waitForEvent, waitForRows,
+  changePassword, cspViolationsOf, eventsOf, newDevice, nextRequest, openDemo, sessionRows, signedIn, signedOut, signIn, sleep, waitForEvent,
+  waitForMessage, waitForRows,
 } from './support/demo-page.js';
-import { startExample, type ExampleServer } from './support/example-server.js';
+import { startExample, type ExampleServer } from '@sessauth/browser-support';
+import { CLIENT_EXAMPLE_ENV } from './support/example-env.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../../test-output/', import.meta.url));
 const LONDON = '81.2.69.142';
@@ -21,7 +23,7 @@ export function describeBrowserClient(adapter: string, browser: Browser | null):
     const chromium = browser!;
 
     beforeAll(async () => {
-      server = await startExample(adapter);
+      server = await startExample(adapter, { env: CLIENT_EXAMPLE_ENV });
     });
     afterAll(async () => {
       await server?.stop();
@@ -30,7 +32,7 @@ export function describeBrowserClient(adapter: string, browser: Browser | null):
 
     it('four tabs, ten requests each at once, across several expiries: all succeed, no reuse', async () => {
       const context = await newDevice(chromium, LONDON);
-      const first = await openDemo(context, server.baseUrl);
+      const first = await openDemo(context, server.origin);
       await signIn(first, 'bob', 'bob-password');
       // (Before the sign-in, the page's restore found no session: that refresh's 401 is expected.)
       const refreshStatuses: number[] = [];
@@ -38,7 +40,7 @@ export function describeBrowserClient(adapter: string, browser: Browser | null):
         if (response.url().endsWith('/auth/refresh/')) refreshStatuses.push(response.status());
       });
       // Tabs opened later have no token: they adopt the first tab's instead of racing it.
-      const tabs = [first, ...(await Promise.all([1, 2, 3].map(() => openDemo(context, server.baseUrl))))];
+      const tabs = [first, ...(await Promise.all([1, 2, 3].map(() => openDemo(context, server.origin))))];
       for (const tab of tabs) await signedIn(tab);
 
       // Eight bursts, 700 ms apart: about three lifetimes of a 2-second token.
@@ -51,6 +53,7 @@ export function describeBrowserClient(adapter: string, browser: Browser | null):
         await sleep(700);
       }
       const events = (await Promise.all(tabs.map(eventsOf))).flat();
+      const cspViolations = (await Promise.all(tabs.map(cspViolationsOf))).flat();
       await context.close();
       console.log(`[${adapter}] ${statuses.length} requests, ${refreshStatuses.length} refreshes, events:`,
         Object.entries(events.reduce<Record<string, number>>((n, e) => ({ ...n, [e]: (n[e] ?? 0) + 1 }), {})));
@@ -62,21 +65,22 @@ export function describeBrowserClient(adapter: string, browser: Browser | null):
       // One tab refreshed each time and the others adopted its token.
       expect(events.filter((e) => e === 'refreshed:other-tab').length).toBeGreaterThanOrEqual(refreshStatuses.length);
       expect(events.filter((e) => e.startsWith('signed-out'))).toEqual([]);
-      expect(server.reuseWarnings()).toEqual([]);
+      expect(server.logEvents('token_reuse_detected')).toEqual([]);
       expect(tabs.flatMap((tab) => tab.errors)).toEqual([]);
+      expect(cspViolations).toEqual([]); // the page runs whole under its strict CSP
     });
 
     it('two devices see each other; one signs the other out; "sign out everywhere" ends both', async () => {
       const [laptop, phone] = [await newDevice(chromium, LONDON), await newDevice(chromium, LISBON)];
-      const a = await openDemo(laptop, server.baseUrl);
+      const a = await openDemo(laptop, server.origin);
       await signIn(a, 'alice', 'alice-password');
-      const b = await openDemo(phone, server.baseUrl);
+      const b = await openDemo(phone, server.origin);
       await signIn(b, 'alice', 'alice-password');
       await a.click('#reload');
       await waitForRows(a, 2);
       const rows = await sessionRows(a);
       expect(rows.filter((row) => row.current)).toEqual([expect.objectContaining({ ip: LONDON, place: 'London, United Kingdom' })]);
-      expect(rows.find((row) => row.current)!.browser).toMatch(/^Chrome.* on Linux\s*this device$/);
+      expect(rows.find((row) => row.current)!.browser).toMatch(/^Chrome on Linux\s*this device$/);
       expect(rows.filter((row) => !row.current)).toEqual([expect.objectContaining({ ip: LISBON, place: 'Lisbon, Portugal' })]);
       expect((await sessionRows(b)).find((row) => row.current)?.ip).toBe(LISBON);
       mkdirSync(SCREENSHOTS, { recursive: true });
@@ -107,11 +111,40 @@ export function describeBrowserClient(adapter: string, browser: Browser | null):
       await Promise.all([laptop.close(), phone.close()]);
     });
 
+    it('the password form: a wrong current password changes nothing; the right one signs every device out', async () => {
+      const [laptop, phone] = [await newDevice(chromium, LONDON), await newDevice(chromium, LISBON)];
+      const a = await openDemo(laptop, server.origin);
+      await signIn(a, 'carol', 'carol-password');
+      const b = await openDemo(phone, server.origin);
+      await signIn(b, 'carol', 'carol-password');
+
+      await changePassword(a, 'not-the-password', 'carol-password-2');
+      await waitForMessage(a, 'The current password is wrong.');
+      await signedIn(a);
+
+      await changePassword(a, 'carol-password', 'carol-password-2');
+      await waitForMessage(a, 'Password changed: every device was signed out. Sign in with the new password.');
+      await signedOut(a);
+      await nextRequest(b);
+      await signedOut(b);
+      await waitForEvent(b, 'signed-out:revoked');
+
+      await a.fill('input[name=username]', 'carol');
+      await a.fill('input[name=password]', 'carol-password');
+      await a.click('#sign-in button');
+      await waitForMessage(a, 'Wrong username or password.');
+      await signIn(a, 'carol', 'carol-password-2');
+      // The page runs whole under its strict CSP (hashes, Trusted Types): nothing was blocked.
+      expect([...(await cspViolationsOf(a)), ...(await cspViolationsOf(b))]).toEqual([]);
+      expect([...a.errors, ...b.errors]).toEqual([]);
+      await Promise.all([laptop.close(), phone.close()]);
+    });
+
     it('a refresh whose response is lost signs every tab out (ambiguous) and is never retried', async () => {
       const context = await newDevice(chromium, LONDON);
-      const page = await openDemo(context, server.baseUrl);
+      const page = await openDemo(context, server.origin);
       await signIn(page, 'bob', 'bob-password');
-      const other = await openDemo(context, server.baseUrl);
+      const other = await openDemo(context, server.origin);
       await signedIn(other);
       const reachedServer: number[] = [];
       // The server gets the refresh and rotates the token; the browser never sees the answer.
@@ -127,7 +160,7 @@ export function describeBrowserClient(adapter: string, browser: Browser | null):
       expect(await other.evaluate(() => window.sessauth.fetch('/me').then(() => 'sent', (e: { code: string }) => e.code))).toBe('signed_out');
       await sleep(2_500); // longer than a token's life: time enough for a wrongful retry
       expect(reachedServer).toEqual([200]);
-      expect(server.reuseWarnings()).toEqual([]);
+      expect(server.logEvents('token_reuse_detected')).toEqual([]);
       expect([...page.errors, ...other.errors]).toEqual([]);
       await context.close();
     });

@@ -1,4 +1,4 @@
 import { describeBrowserClient } from './describe-browser-client.js';
-import { launchChromium } from './support/chromium.js';
+import { launchChromium } from '@sessauth/browser-support';
 
 describeBrowserClient('fastify', await launchChromium());

@@ -7,6 +7,8 @@ declare global {
     sessauth: SessauthClient;
     /** Every event of that client, as `signed-out:revoked`, `refreshed:other-tab`, ... */
     __events: string[];
+    /** Every Content-Security-Policy violation of the page: "<directive> <blocked URI>". */
+    __cspViolations: string[];
   }
 }
 
@@ -19,6 +21,9 @@ export async function newDevice(browser: Browser, ip: string): Promise<BrowserCo
   const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': ip }, viewport: { width: 960, height: 640 } });
   // Records the page client's events from the moment the page creates it.
   await context.addInitScript(() => {
+    const violations: string[] = [];
+    Object.defineProperty(window, '__cspViolations', { value: violations });
+    document.addEventListener('securitypolicyviolation', (e) => violations.push(`${e.effectiveDirective} ${e.blockedURI}`));
     const events: string[] = [];
     let client: SessauthClient | undefined;
     Object.defineProperty(window, '__events', { value: events });
@@ -80,6 +85,22 @@ async function shown(page: Page, selector: string): Promise<void> {
     const seen = (troubles.get(page) ?? []).join(' | ');
     throw new Error(`${selector} not shown (message: ${JSON.stringify(message)}; events: ${events.join(', ')}; ${seen})`, { cause: error });
   }
+}
+
+export function cspViolationsOf(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...window.__cspViolations]);
+}
+
+/** Fills and submits the demo page's password form. */
+export async function changePassword(page: Page, current: string, next: string): Promise<void> {
+  await page.fill('#change-password input[name=current_password]', current);
+  await page.fill('#change-password input[name=new_password]', next);
+  await page.click('#change-password button');
+}
+
+/** Waits until the page's status line reads `text`. */
+export async function waitForMessage(page: Page, text: string): Promise<void> {
+  await page.waitForFunction((wanted) => document.getElementById('message')?.textContent === wanted, text, { timeout: 15_000 });
 }
 
 export function eventsOf(page: Page): Promise<string[]> {

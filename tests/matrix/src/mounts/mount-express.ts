@@ -1,15 +1,22 @@
 import express, { type Request, type Response } from 'express';
-import type { AuthContext } from '@sessauth/core';
-import { requireAuth, sessauthRouter } from '@sessauth/express';
-import { serveOnLoopback, type ConformanceUser, type MountApp } from '@sessauth/conformance';
+import { getAuth, getOptionalAuth, optionalAuth, requireAuth, sessauthMiddleware } from '@sessauth/express';
+import { toSessauthRequest, writeSessauthResponse } from '@sessauth/node-http';
+import { serveOnLoopback, type MountApp } from '@sessauth/conformance';
 
-/** The conformance app on Express: the sessauth router, then GET /me behind `requireAuth`. */
-export const mountExpress: MountApp = async (auth) => {
+/** The conformance app on Express: the sessauth router, then GET /me and POST /me/password behind `requireAuth`. */
+export const mountExpress: MountApp = async (auth, host) => {
   const app = express();
-  app.use(sessauthRouter(auth));
+  app.use(sessauthMiddleware(auth));
   app.get('/me', requireAuth(auth), (req: Request, res: Response) => {
-    const { user, session } = req.auth as AuthContext<ConformanceUser>;
+    const { user, session } = getAuth(auth, req);
     res.json({ user: { id: user.id, username: user.username }, session: { id: session.id } });
+  });
+  app.get('/me/optional', optionalAuth(auth), (req: Request, res: Response) => {
+    const context = getOptionalAuth(auth, req);
+    res.json({ user: context === null ? null : { id: context.user.id, username: context.user.username } });
+  });
+  app.post('/me/password', requireAuth(auth), async (req: Request, res: Response) => {
+    writeSessauthResponse(res, await auth.changePassword(toSessauthRequest(req), getAuth(auth, req), host.setPassword));
   });
   return serveOnLoopback(app);
 };

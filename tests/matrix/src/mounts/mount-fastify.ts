@@ -1,18 +1,33 @@
 import Fastify from 'fastify';
 import type { AuthContext } from '@sessauth/core';
-import { sessauthFastify, sessauthFrameworkErrors } from '@sessauth/fastify';
+import { authOf, sessauthPlugin, sessauthFrameworkErrors } from '@sessauth/fastify';
+import { toSessauthRequest } from '@sessauth/node-http';
 import type { AppUnderTest, ConformanceUser, MountApp } from '@sessauth/conformance';
 
 /**
  * The conformance app on Fastify: the plugin (and its `frameworkErrors` hook, so that URLs
- * Fastify's router refuses still get the core's answer), then GET /me behind `requireAuth`.
+ * Fastify's router refuses still get the core's answer), then GET /me and POST /me/password
+ * behind `requireAuth`. The password route keeps its body raw for the core's 415 and 413 rules.
  */
-export const mountFastify: MountApp = async (auth) => {
+export const mountFastify: MountApp = async (auth, host) => {
   const app = Fastify({ forceCloseConnections: true, frameworkErrors: sessauthFrameworkErrors(auth) });
-  await app.register(sessauthFastify, { auth });
+  await app.register(sessauthPlugin, { auth });
   app.get('/me', { preHandler: app.requireAuth }, async (request) => {
-    const { user, session } = request.auth as AuthContext<ConformanceUser>;
+    const { user, session } = authOf(request) as AuthContext<ConformanceUser>;
     return { user: { id: user.id, username: user.username }, session: { id: session.id } };
+  });
+  app.get('/me/optional', { preHandler: app.optionalAuth }, async (request) => {
+    const context = request.auth as AuthContext<ConformanceUser> | null;
+    return { user: context === null ? null : { id: context.user.id, username: context.user.username } };
+  });
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+    scope.post('/me/password', { preHandler: app.requireAuth }, async (request, reply) => {
+      const caller = authOf(request) as AuthContext<ConformanceUser>;
+      const response = await auth.changePassword(toSessauthRequest(request.raw), caller, host.setPassword);
+      return reply.code(response.status).headers(response.headers).send(response.body ?? undefined);
+    });
   });
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   return { baseUrl, close: () => app.close() } satisfies AppUnderTest;

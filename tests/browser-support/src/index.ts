@@ -1,0 +1,2 @@
+export { startExample, type ExampleServer, type StartExampleOptions } from './start-example.js';
+export { CHROMIUM_PATH, launchChromium } from './launch-chromium.js';
