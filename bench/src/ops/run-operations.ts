@@ -1,0 +1,47 @@
+import type { BenchArgs } from '../cli-args.js';
+import type { LoadGenerator } from '../load/load-result.js';
+import type { OperationRow } from '../results.js';
+import { loginBurstRow } from './login-burst.js';
+import { startPrivateRedis } from './private-redis.js';
+import { listRow, loginRow, refreshRow, type OpsSettings } from './refresh-login-list.js';
+import { scaleRows } from './scale.js';
+
+/** Item 2 of the issue: refresh, login, the session list, the login burst and the scale test, per chosen store. */
+export async function runOperations(args: BenchArgs, generator: LoadGenerator, log: (line: string) => void): Promise<OperationRow[]> {
+  const settings: OpsSettings = { rounds: Math.max(3, Math.min(args.rounds, 5)), seconds: args.opsSeconds, log };
+  const rows: OperationRow[] = [];
+  // One failed measurement is a row that says so, never the end of the run.
+  const attempt = async (operation: string, store: string, run: () => Promise<OperationRow | OperationRow[]>) => {
+    try {
+      rows.push(...[await run()].flat());
+    } catch (error) {
+      log(`${operation} ${store}: failed: ${(error as Error).message.split('\n')[0]}`);
+      rows.push({ operation, store, unit: 'x', value: { median: Number.NaN, min: Number.NaN, max: Number.NaN }, target: undefined, met: false,
+        detail: `failed: ${(error as Error).message.split('\n')[0]}` });
+    }
+  };
+  for (const store of args.stores) await attempt('refresh', store, () => refreshRow(store, settings));
+  for (const store of args.stores) await attempt('login / raw argon2id verify', store, () => loginRow(store, settings));
+  for (const store of args.stores) await attempt('session list', store, () => listRow(store, settings));
+  if (args.stores.includes('sqlite')) await attempt('guarded route during a login burst', 'sqlite', () => loginBurstRow(generator, args.connections, settings));
+  const [small, large] = [Math.min(...args.scale), Math.max(...args.scale)];
+  if (small < large) {
+    for (const store of args.stores) {
+      if (store !== 'redis') {
+        await attempt('scale', store, () => scaleRows(store, small, large, settings));
+        continue;
+      }
+      const redis = await startPrivateRedis();
+      if (redis === null) {
+        log('scale redis: skipped (no redis-server binary for a private instance)');
+        continue;
+      }
+      try {
+        await attempt('scale', store, () => scaleRows(store, small, large, settings, redis.url));
+      } finally {
+        await redis.stop();
+      }
+    }
+  }
+  return rows;
+}
