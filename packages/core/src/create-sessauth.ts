@@ -8,6 +8,7 @@ import { parseCidrs } from './net/parse-cidrs.js';
 import { isResolvedOptions, resolveOptions } from './options/resolve-options.js';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit-store.js';
 import { adminListerOf } from './store/store-port.js';
+import { verifyStores } from './store/verify-stores.js';
 import { changePasswordRoute } from './routes/change-password.js';
 import { authenticate } from './session/authenticate.js';
 import { createStampDigest } from './session/security-stamp.js';
@@ -18,7 +19,10 @@ import { createTokenService } from './tokens/token-service.js';
 
 /**
  * Builds the engine once: options validated (a bad setting throws a `SettingsError`
- * naming it), keys imported once, trusted proxies parsed once.
+ * naming it), keys imported once, trusted proxies parsed once, and each store's
+ * optional `verify()` run: a schema behind this version's migrations rejects with a
+ * `StoreSchemaError`; a store that cannot be reached is logged (`store_unverified`)
+ * and does not stop the start.
  */
 export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sessauth<U>> {
   // An unknown option key is warned about through the host's logger when it passes one.
@@ -42,6 +46,7 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     events: new EventBus(logger, config.events),
     stampDigest: await createStampDigest(options.secretKey),
   };
+  await verifyStores({ session: config.store, rateLimit: config.rateLimitStore }, logger);
   return {
     options,
     handle: (request) => handleRequest(engine, request),

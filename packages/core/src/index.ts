@@ -13,6 +13,7 @@ export { settingsFromEnv } from './options/settings-from-env.js';
 export type { ErrorCode } from './errors/error-codes.js';
 export { ERROR_STATUS } from './errors/error-codes.js';
 export { SessauthError, StoreUnavailableError, SettingsError, RequestAbortedError, IntegrationError } from './errors/sessauth-error.js';
+export { StoreSchemaError, type StoreSchemaProblem } from './errors/store-schema-error.js';
 
 // Framework-neutral HTTP shape (also on `@sessauth/core/adapter`, its home for adapter authors)
 export type { SessauthRequest, SessauthResponse, RequestHeaders } from './http/sessauth-request.js';

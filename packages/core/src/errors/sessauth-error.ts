@@ -29,7 +29,8 @@ export class SessauthError extends Error {
  * did not expect). The core turns it into 503 `service_unavailable`: fail closed.
  */
 export class StoreUnavailableError extends SessauthError {
-  override readonly name = 'StoreUnavailableError';
+  // Typed string, not the literal, so that StoreSchemaError can name itself.
+  override readonly name: string = 'StoreUnavailableError';
   /** The store operation that failed (`findSession`, `rotateRefresh`, `hit`...), for the log. */
   readonly operation: string | undefined;
   constructor(message: string, options: { cause?: unknown; operation?: string } = {}) {

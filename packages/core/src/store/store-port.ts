@@ -130,6 +130,20 @@ export interface SessionStore {
    * `createAdminListing`), which refuses at start-up a store without it.
    */
   listSessionsForAdmin?(query: AdminSessionQuery): Promise<AdminSessionPage>;
+
+  /**
+   * An optional start-up check that the backing schema is what this store needs;
+   * `createSessauth` calls it once before it resolves. Keep it to one cheap round
+   * trip, under the store's own deadline.
+   * - Resolve when the schema is complete.
+   * - Reject with `StoreSchemaError` (table, missing columns, the migration that adds
+   *   them) when it definitely is not: `createSessauth` rejects with it, so a host
+   *   never serves from a half-migrated database.
+   * - Reject with `StoreUnavailableError` when the backing service cannot be asked:
+   *   `createSessauth` logs `store_unverified` and starts; calls answer 503 until the
+   *   store is back. A store with no schema (Redis) may just check that it answers.
+   */
+  verify?(): Promise<void>;
 }
 
 /** A fixed-window counter shared by every instance (the rate-limit port). */
@@ -140,6 +154,9 @@ export interface RateLimitStore {
    * Throws when the counter cannot be read: the caller denies the request.
    */
   hit(key: string, windowSec: number, now: Date): Promise<{ count: number; resetAt: Date }>;
+
+  /** The optional start-up check, with the same contract as `SessionStore.verify`. */
+  verify?(): Promise<void>;
 }
 
 /**
