@@ -15,6 +15,7 @@ import { rotateRefresh } from './rotate-refresh.js';
 import { toRecord, type SessionRow } from './session-row.js';
 import { affectedRows, createStoreContext, type KyselyStoreOptions, type StoreContext } from './store-context.js';
 import { guard } from './store-guard.js';
+import { verifySchema } from './verify-schema.js';
 
 export type { KyselyStoreOptions };
 
@@ -90,6 +91,17 @@ export class KyselySessionStore<DB = unknown> implements SessionStore {
 
   listSessionsForAdmin(query: AdminSessionQuery): Promise<AdminSessionPage> {
     return guard('listSessionsForAdmin', this.#ctx.policy, () => listSessionsForAdmin(this.#ctx, query));
+  }
+
+  /**
+   * The start-up check (`createSessauth` calls it): the session table, and on
+   * MySQL/MariaDB the user-lock table, have every column of every migration. Rejects
+   * with `StoreSchemaError` naming the missing table or columns and their migration,
+   * or with `StoreUnavailableError` when the database cannot be asked.
+   */
+  verify(): Promise<void> {
+    const { db, dialect, names, policy } = this.#ctx;
+    return guard('verify', policy, () => verifySchema(db as Kysely<unknown>, dialect, names, ['session', 'userLock']));
   }
 }
 

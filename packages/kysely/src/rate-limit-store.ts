@@ -3,8 +3,9 @@ import type { RateLimitStore } from '@sessauth/core';
 import type { Kysely } from 'kysely';
 import { resolveDialect } from './dialects/resolve-dialect.js';
 import type { DialectName, SqlDialect } from './dialects/sql-dialect.js';
-import { DEFAULT_RATE_LIMIT_TABLE, tableNames, type RateLimitDb } from './schema.js';
+import { DEFAULT_RATE_LIMIT_TABLE, tableNames, type RateLimitDb, type TableNames } from './schema.js';
 import { guard, operationTimeout, type GuardPolicy } from './store-guard.js';
+import { verifySchema } from './verify-schema.js';
 
 export interface KyselyRateLimitStoreOptions {
   /** Detected from the Kysely instance's adapter when omitted. */
@@ -27,6 +28,7 @@ export interface KyselyRateLimitStoreOptions {
 export class KyselyRateLimitStore<DB = unknown> implements RateLimitStore {
   readonly #db: Kysely<RateLimitDb>;
   readonly #dialect: SqlDialect;
+  readonly #names: TableNames;
   readonly #table: string;
   readonly #batch: number;
   readonly #policy: GuardPolicy;
@@ -34,7 +36,8 @@ export class KyselyRateLimitStore<DB = unknown> implements RateLimitStore {
   constructor(db: Kysely<DB>, options: KyselyRateLimitStoreOptions = {}) {
     this.#db = db as unknown as Kysely<RateLimitDb>;
     this.#dialect = resolveDialect(this.#db, options.dialect);
-    this.#table = tableNames(undefined, options.tableName ?? DEFAULT_RATE_LIMIT_TABLE).rateLimit;
+    this.#names = tableNames(undefined, options.tableName ?? DEFAULT_RATE_LIMIT_TABLE);
+    this.#table = this.#names.rateLimit;
     this.#batch = options.purgeBatchSize ?? 1000;
     this.#policy = { timeoutMs: operationTimeout(options.operationTimeoutMs) };
   }
@@ -45,6 +48,18 @@ export class KyselyRateLimitStore<DB = unknown> implements RateLimitStore {
       const state = await this.#dialect.hitCounter(this.#db, this.#table, digest, now.getTime(), windowSec * 1000);
       return { count: state.count, resetAt: new Date(state.resetAtMs) };
     });
+  }
+
+  /**
+   * The start-up check (`createSessauth` calls it): the counters table has every
+   * column of every migration. Rejects with `StoreSchemaError` (e.g. migration
+   * `0002-create-rate-limit` not run), or `StoreUnavailableError` when the database
+   * cannot be asked.
+   */
+  verify(): Promise<void> {
+    return guard('rate limit verify', this.#policy, () =>
+      verifySchema(this.#db as unknown as Kysely<unknown>, this.#dialect, this.#names, ['rateLimit']),
+    );
   }
 
   /** Deletes counters whose window has ended, in bounded batches; returns how many. */

@@ -34,6 +34,7 @@ export async function verifyStores(
     logger.warn('store_unverified', {
       store: checks[index]![0],
       error: error instanceof Error ? error.name : typeof error,
+      operation: 'verify',
       ...describeStoreFault(error),
     });
   });
