@@ -79,5 +79,12 @@ export function describeRateLimitConformance(
       const counts = results.map((result) => result.count).sort((x, y) => x - y);
       expect(counts).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     });
+
+    // The optional start-up check that createSessauth runs (a third-party store need not have it).
+    it('verify() resolves on the store under test, when the store has it', async (test) => {
+      const verify = store().verify;
+      if (verify === undefined) return test.skip(`${name}: the store has no verify (an optional capability)`);
+      await expect(verify.call(store())).resolves.toBeUndefined();
+    });
   });
 }

@@ -10,6 +10,7 @@ import { rotateCases } from './cases/rotate-cases.js';
 import { rotateRaceCases } from './cases/rotate-race-cases.js';
 import { purgeCases, touchCases } from './cases/touch-purge-cases.js';
 import { unicodeCases } from './cases/unicode-cases.js';
+import { verifyCases } from './cases/verify-cases.js';
 import type { StoreCaseContext } from './store-case-context.js';
 
 /** One open store instance, and how to let go of it. */
@@ -44,6 +45,7 @@ export type StoreTestId =
   | 'cap'
   | 'admin'
   | 'unicode'
+  | 'verify'
   | 'cross-instance';
 
 export interface StoreConformanceOptions {
@@ -55,7 +57,7 @@ export interface StoreConformanceOptions {
 }
 
 /** What a group needs beyond the required methods of the port; without it the group is skipped. */
-type Needs = 'admin-listing' | 'second-instance';
+type Needs = 'admin-listing' | 'second-instance' | 'verify';
 
 const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseContext) => void, Needs?]> = [
   ['create', 'createSession', createCases],
@@ -70,6 +72,7 @@ const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseCo
   ['cap', 'maxActiveSessions on createSession', capCases],
   ['admin', 'listSessionsForAdmin', adminCases, 'admin-listing'],
   ['unicode', 'unicode and exact matching', unicodeCases],
+  ['verify', 'verify (the start-up check)', verifyCases, 'verify'],
   ['cross-instance', 'two instances over one backing service', crossInstanceCases, 'second-instance'],
 ];
 
@@ -79,6 +82,7 @@ function missing(needs: Needs | undefined, underTest: StoreUnderTest, second: St
     return 'the store has no listSessionsForAdmin (an optional capability)';
   }
   if (needs === 'second-instance' && second === null) return 'the store under test offers no openSecondInstance';
+  if (needs === 'verify' && underTest.store.verify === undefined) return 'the store has no verify (an optional capability)';
   return null;
 }
 
