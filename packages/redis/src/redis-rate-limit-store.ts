@@ -6,6 +6,7 @@ import type { RedisLike } from './redis-like.js';
 import { DEFAULT_OPERATION_TIMEOUT_MS } from './redis-store-options.js';
 import { runScript } from './script-runner.js';
 import { SCRIPTS } from './scripts/session-scripts.js';
+import { verifyServer } from './verify-server.js';
 
 export interface RedisRateLimitStoreOptions {
   /** An ioredis `Redis` or `Cluster`; it may be the session store's client. */
@@ -47,6 +48,11 @@ export class RedisRateLimitStore implements RateLimitStore {
       if (!Number.isInteger(count) || !Number.isFinite(remainingMs)) throw new Error('rateLimit.hit: malformed reply');
       return { count, resetAt: new Date(now.getTime() + remainingMs) };
     });
+  }
+
+  /** The start-up check, as the session store's: the server answers and runs scripts. */
+  verify(): Promise<void> {
+    return verifyServer(this.client, this.timeoutMs, 'rateLimit.verify');
   }
 }
 

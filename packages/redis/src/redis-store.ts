@@ -24,6 +24,7 @@ import {
 } from './redis-store-options.js';
 import { runScript } from './script-runner.js';
 import { SCRIPTS } from './scripts/session-scripts.js';
+import { verifyServer } from './verify-server.js';
 import { hashToRecord, pairsToObject, sessionFields } from './session-codec.js';
 import { readOwner, type StoreContext } from './store-context.js';
 
@@ -167,6 +168,15 @@ export class RedisSessionStore implements SessionStore {
    */
   checkPersistence(): Promise<PersistenceReport> {
     return checkPersistence(this.ctx.client, this.logger, this.timeoutMs);
+  }
+
+  /**
+   * The start-up check (`createSessauth` calls it). Redis has no schema: this checks
+   * that the server answers and runs scripts (see `verify-server.ts`); it rejects
+   * with `StoreUnavailableError` only, so the host starts and logs `store_unverified`.
+   */
+  verify(): Promise<void> {
+    return verifyServer(this.ctx.client, this.timeoutMs, 'verify');
   }
 
   /** `missing` first, then `wrong_user`: only a session that exists can belong to someone else. */
