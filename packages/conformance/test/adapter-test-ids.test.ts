@@ -29,6 +29,7 @@ const TOPICS = [
   'one-answer/',
   'password/',
   'events/',
+  'idle/',
 ] as const;
 
 describe('typed test ids', () => {

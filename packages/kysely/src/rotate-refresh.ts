@@ -11,14 +11,17 @@ interface RotateValues {
   readonly nextJti: string;
   readonly stamp: string;
   readonly now: number;
+  /** Epoch ms of the idle cutoff; -1 when the idle timeout is off. */
+  readonly idleCutoff: number;
 }
 
 /**
  * The refresh compare-and-swap: one conditional UPDATE on id, user, live expiry,
- * security stamp and current jti. Only when it changes no row do we say why: a
- * plain read settles a session that is gone or over, and only an active one is
- * locked in a transaction and re-checked; a stale stamp or jti on an active session
- * revokes it, and that revocation commits before the outcome is returned.
+ * security stamp, current jti and (idle timeout on) recent activity. Only when it
+ * changes no row do we say why: a plain read settles a session that is gone or
+ * over, and only an active one is
+ * locked in a transaction and re-checked; an idle session, or a stale stamp or jti on
+ * an active one, revokes it, and that revocation commits before the outcome is returned.
  */
 export async function rotateRefresh(ctx: StoreContext, input: RotateRefreshInput): Promise<RotateOutcome> {
   const values: RotateValues = {
@@ -28,6 +31,7 @@ export async function rotateRefresh(ctx: StoreContext, input: RotateRefreshInput
     nextJti: input.nextJti,
     stamp: input.securityStamp,
     now: input.now.getTime(),
+    idleCutoff: input.idleCutoff?.getTime() ?? -1,
   };
   const swapped = await afterSwap(ctx, ctx.db, await ctx.db.executeQuery(ctx.queries.rotate.bind(values)), values);
   if (swapped !== 'no_swap') return swapped === null ? { status: 'expired' } : { status: 'consumed', session: swapped };
@@ -54,6 +58,10 @@ async function classify(ctx: StoreContext, trx: Kysely<SessionDb>, values: Rotat
   const row = rows[0];
   const settled = finalOutcome(row, values);
   if (settled !== null || row === undefined) return settled ?? { status: 'missing' };
+  if (Number(row.last_activity_at) <= values.idleCutoff) {
+    await trx.executeQuery(ctx.queries.revoke.bind({ id: values.id, now: values.now }));
+    return { status: 'idle' };
+  }
   if (row.security_stamp !== values.stamp || row.refresh_jti !== values.presentedJti) {
     await trx.executeQuery(ctx.queries.revoke.bind({ id: values.id, now: values.now }));
     return { status: row.security_stamp !== values.stamp ? 'security_changed' : 'reused' };

@@ -16,7 +16,7 @@ export interface SessionQueries {
   /** Same read, with a row lock where the engine has row locks. */
   readonly findByIdForUpdate: PreparedQuery<SessionRow, 'id'>;
   /** The compare-and-swap; returns the row where the engine has UPDATE ... RETURNING. */
-  readonly rotate: PreparedQuery<SessionRow, 'id' | 'userId' | 'presentedJti' | 'nextJti' | 'stamp' | 'now'>;
+  readonly rotate: PreparedQuery<SessionRow, 'id' | 'userId' | 'presentedJti' | 'nextJti' | 'stamp' | 'now' | 'idleCutoff'>;
   readonly revoke: PreparedQuery<never, 'id' | 'now'>;
   readonly touch: PreparedQuery<never, 'id' | 'now'>;
   readonly listActive: PreparedQuery<SessionRow, 'userId' | 'now'>;
@@ -62,7 +62,9 @@ export function prepareSessionQueries(db: Kysely<SessionDb>, table: string, dial
     .where('expired_at', 'is', null)
     .where('expires_at', '>', now)
     .where('security_stamp', '=', slot<string>('stamp'))
-    .where('refresh_jti', '=', slot<string>('presentedJti'));
+    .where('refresh_jti', '=', slot<string>('presentedJti'))
+    // The idle timeout, in the same swap (-1 when it is off: every stored instant is later).
+    .where('last_activity_at', '>', slot<number>('idleCutoff'));
 
   return {
     findById: new PreparedQuery(findById as Compilable<SessionRow>, ['id']),
@@ -72,7 +74,7 @@ export function prepareSessionQueries(db: Kysely<SessionDb>, table: string, dial
     ),
     rotate: new PreparedQuery(
       (dialect.updateReturning ? rotate.returning(SESSION_COLUMNS) : rotate) as Compilable<SessionRow>,
-      ['id', 'userId', 'presentedJti', 'nextJti', 'stamp', 'now'],
+      ['id', 'userId', 'presentedJti', 'nextJti', 'stamp', 'now', 'idleCutoff'],
     ),
     revoke: new PreparedQuery(
       db.updateTable(table).set({ expired_at: now }).where('id', '=', id).where('expired_at', 'is', null) as Compilable<never>,

@@ -58,7 +58,7 @@ function describePlans(target: TestTarget): void {
         'listActiveSessions': queries.listActive.bind({ userId: 'user-123', now }),
         'login cap: oldest active': queries.activeOldestFirst.bind({ userId: 'user-123', now }),
         'rotateRefresh CAS': queries.rotate.bind({
-          id: 'seed-50000', userId: 'user-0', presentedJti: 'jti-50000', nextJti: 'x', stamp: 'stamp', now,
+          id: 'seed-50000', userId: 'user-0', presentedJti: 'jti-50000', nextJti: 'x', stamp: 'stamp', now, idleCutoff: -1,
         }),
         'touchSession': queries.touch.bind({ id: 'seed-50000', now }),
         'expireAllForUser': queries.expireAll.bind({ userId: 'user-123', now }),

@@ -104,6 +104,7 @@ export class RedisSessionStore implements SessionStore {
           input.securityStamp,
           input.now.getTime(),
           this.ctx.retentionMs,
+          input.idleCutoff === undefined ? '' : input.idleCutoff.getTime(),
         ]),
       );
       const status = String(reply[0]);
@@ -113,7 +114,7 @@ export class RedisSessionStore implements SessionStore {
         return { status, session };
       }
       if (status === 'missing') return this.missingOrWrongUser(sessionId, userId);
-      if (status === 'wrong_user' || status === 'expired' || status === 'security_changed' || status === 'reused') {
+      if (status === 'wrong_user' || status === 'expired' || status === 'idle' || status === 'security_changed' || status === 'reused') {
         return { status };
       }
       throw new Error(`rotateRefresh: unexpected reply ${status}`);

@@ -148,6 +148,10 @@ export const ADAPTER_TEST_IDS = [
   // events-suite.ts
   'events/lifecycle',
   'events/handler-failure',
+  // idle-suite.ts
+  'idle/guard-refresh-list',
+  'idle/refresh-is-activity',
+  'idle/off-by-default',
 ] as const;
 
 /** One test of the HTTP suite, e.g. `'csrf/origin'`. */

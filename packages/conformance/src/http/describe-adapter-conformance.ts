@@ -12,6 +12,7 @@ import { faultsSuite } from './faults-suite.js';
 import { geolocationSuite } from './geolocation-suite.js';
 import { headersSuite } from './headers-suite.js';
 import { hostileInputSuite } from './hostile-input-suite.js';
+import { idleSuite } from './idle-suite.js';
 import { loginSuite } from './login-suite.js';
 import { logoutSuite } from './logout-suite.js';
 import { oneAnswerSuite } from './one-answer-suite.js';
@@ -105,5 +106,6 @@ export function describeAdapterConformance(
     oneAnswerSuite(kit);
     passwordChangeSuite(kit);
     eventsSuite(kit);
+    idleSuite(kit);
   });
 }

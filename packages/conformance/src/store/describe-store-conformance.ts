@@ -5,6 +5,7 @@ import { capCases } from './cases/cap-cases.js';
 import { createCases, findCases } from './cases/create-find-cases.js';
 import { crossInstanceCases } from './cases/cross-instance-cases.js';
 import { expireAllCases, expireCases } from './cases/expire-cases.js';
+import { idleCases } from './cases/idle-cases.js';
 import { listCases } from './cases/list-cases.js';
 import { rotateCases } from './cases/rotate-cases.js';
 import { rotateRaceCases } from './cases/rotate-race-cases.js';
@@ -38,6 +39,7 @@ export type StoreTestId =
   | 'list'
   | 'rotate'
   | 'rotate-race'
+  | 'idle'
   | 'expire'
   | 'expire-all'
   | 'touch'
@@ -65,6 +67,7 @@ const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseCo
   ['list', 'listActiveSessions', listCases],
   ['rotate', 'rotateRefresh outcomes', rotateCases],
   ['rotate-race', 'rotateRefresh under concurrency', rotateRaceCases],
+  ['idle', 'rotateRefresh with an idle cutoff', idleCases],
   ['expire', 'expireSession', expireCases],
   ['expire-all', 'expireAllForUser', expireAllCases],
   ['touch', 'touchSession', touchCases],

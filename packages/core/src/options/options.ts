@@ -94,6 +94,12 @@ export interface SessauthOptions {
   geolocationTimeoutMs?: number;
   /** JWT_ACTIVITY_UPDATE_INTERVAL_SECONDS. `last_activity_at` is written at most this often. @default 60 */
   activityUpdateIntervalSeconds?: number;
+  /**
+   * JWT_SESSION_IDLE_SECONDS. A session with no activity (no authenticated request, no refresh)
+   * for this long is over: the guard and the list treat it as ended, and the refresh revokes it.
+   * Must be at least twice `activityUpdateIntervalSeconds`. 0: off. @default 0
+   */
+  sessionIdleSeconds?: number;
   /** JWT_AUTH_PREFIX. Where the seven endpoints live. @default '/auth' */
   prefix?: string;
   /** JWT_ADMIN_PREFIX. Where the admin listing lives. @default '/admin/sessauth/session' */

@@ -57,6 +57,14 @@ export function resolveOptions(options: SessauthOptions, { logger = consoleSetti
   // The CSRF cookie is always host-only on Path /.
   checkCookiePrefix('csrfCookieName', csrfCookieName, { secure: csrfCookieSecure, path: '/', domain: undefined });
 
+  const activityUpdateIntervalSeconds = int('activityUpdateIntervalSeconds', o.activityUpdateIntervalSeconds, 60, 0, DAY);
+  const sessionIdleSeconds = int('sessionIdleSeconds', o.sessionIdleSeconds, 0, 0, YEAR);
+  // A session in use is touched at most once per interval, so its recorded activity lags by up
+  // to one interval: at most half the idle timeout keeps a used session from looking idle.
+  if (sessionIdleSeconds > 0 && activityUpdateIntervalSeconds * 2 > sessionIdleSeconds) {
+    fail('sessionIdleSeconds', `must be 0 (off) or at least twice JWT_ACTIVITY_UPDATE_INTERVAL_SECONDS (${activityUpdateIntervalSeconds}), ${show(sessionIdleSeconds)}; lower JWT_ACTIVITY_UPDATE_INTERVAL_SECONDS or raise JWT_SESSION_IDLE_SECONDS`);
+  }
+
   const loginThrottleRate = optionalString('loginThrottleRate', o.loginThrottleRate) ?? '5/min';
   const refreshThrottleRate = optionalString('refreshThrottleRate', o.refreshThrottleRate) ?? '30/min';
   if (o.customClaims !== undefined && typeof o.customClaims !== 'function') fail('customClaims', 'must be a function');
@@ -98,7 +106,8 @@ export function resolveOptions(options: SessauthOptions, { logger = consoleSetti
     maxForwardedHops: int('maxForwardedHops', o.maxForwardedHops, 10, 1, 64),
     maxBodyBytes: int('maxBodyBytes', o.maxBodyBytes, 16_384, 1024, 1_048_576),
     geolocationTimeoutMs: int('geolocationTimeoutMs', o.geolocationTimeoutMs, 1500, 1, 60_000),
-    activityUpdateIntervalSeconds: int('activityUpdateIntervalSeconds', o.activityUpdateIntervalSeconds, 60, 0, DAY),
+    activityUpdateIntervalSeconds,
+    sessionIdleSeconds,
     prefix,
     adminPrefix: urlPrefix('adminPrefix', o.adminPrefix, '/admin/sessauth/session'),
     customClaims: o.customClaims,

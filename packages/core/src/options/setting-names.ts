@@ -40,6 +40,7 @@ export const SETTING_NAMES = {
   maxBodyBytes: 'JWT_MAX_BODY_BYTES',
   geolocationTimeoutMs: 'JWT_GEOLOCATION_TIMEOUT_MS',
   activityUpdateIntervalSeconds: 'JWT_ACTIVITY_UPDATE_INTERVAL_SECONDS',
+  sessionIdleSeconds: 'JWT_SESSION_IDLE_SECONDS',
   prefix: 'JWT_AUTH_PREFIX',
   adminPrefix: 'JWT_ADMIN_PREFIX',
   // A function: code only, no environment name.

@@ -2,7 +2,7 @@ import type { Engine } from '../engine.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import type { AuthContext, AuthenticateInput } from '../sessauth.js';
 import { constantTimeEqual } from '../text/constant-time-equal.js';
-import { isActive } from './session-state.js';
+import { isActive, isIdle } from './session-state.js';
 
 const BEARER = /^Bearer ([A-Za-z0-9_.~+/=-]+)$/;
 
@@ -19,7 +19,9 @@ export async function authenticate<U>(engine: Engine<U>, input: AuthenticateInpu
   if (session === null) throw new SessauthError('session_not_found');
   if (session.userId !== claims.sub) throw new SessauthError('invalid_token');
   const now = engine.clock.now();
-  if (!isActive(session, now)) throw new SessauthError('session_expired');
+  // An idle session is over here without a write (the guard stays one read); the next
+  // refresh revokes it in the store's compare-and-swap.
+  if (!isActive(session, now) || isIdle(session, now, engine.options.sessionIdleSeconds)) throw new SessauthError('session_expired');
   const user = await engine.users.findById(claims.sub);
   if (user === null) throw new SessauthError('invalid_user');
   if (!constantTimeEqual(await engine.stampDigest(engine.users.securityStamp(user)), session.securityStamp)) {

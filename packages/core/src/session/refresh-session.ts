@@ -3,6 +3,7 @@ import { emitRefresh, emitReuse, emitRevoke } from '../events/emit-session-event
 import { SessauthError } from '../errors/sessauth-error.js';
 import { randomId } from '../tokens/random-id.js';
 import type { IssuedTokens } from './create-session.js';
+import { idleCutoff } from './session-state.js';
 
 /**
  * Strict single-use rotation. The refresh token is verified, the replacement pair
@@ -25,13 +26,18 @@ export async function refreshSession<U>(engine: Engine<U>, refreshToken: string)
     engine.tokens.mintAccess({ userId: claims.sub, sessionId: claims.sid }),
     engine.tokens.mintRefresh({ userId: claims.sub, sessionId: claims.sid, jti: nextJti }),
   ]);
+  const now = engine.clock.now();
+  // The idle cutoff goes into the swap itself, so an idle session is refused (and revoked)
+  // atomically: a refresh can never revive it.
+  const cutoff = idleCutoff(engine.options.sessionIdleSeconds, now);
   const outcome = await engine.store.rotateRefresh({
     sessionId: claims.sid,
     userId: claims.sub,
     presentedJti: claims.jti,
     nextJti,
     securityStamp,
-    now: engine.clock.now(),
+    now,
+    ...(cutoff === undefined ? {} : { idleCutoff: cutoff }),
   });
   switch (outcome.status) {
     case 'consumed':
@@ -43,6 +49,9 @@ export async function refreshSession<U>(engine: Engine<U>, refreshToken: string)
       throw new SessauthError('invalid_token');
     case 'security_changed':
       emitRevoke(engine, claims.sub, claims.sid, 1, 'security_changed');
+      throw new SessauthError('session_expired');
+    case 'idle':
+      emitRevoke(engine, claims.sub, claims.sid, 1, 'idle');
       throw new SessauthError('session_expired');
     case 'expired':
       throw new SessauthError('session_expired');

@@ -86,6 +86,10 @@ export class MemorySessionStore implements SessionStore {
     if (stored === undefined) return { status: 'missing' };
     if (stored.userId !== input.userId) return { status: 'wrong_user' };
     if (!isActiveAt(stored, input.now.getTime())) return { status: 'expired' };
+    if (input.idleCutoff !== undefined && stored.lastActivityAt.getTime() <= input.idleCutoff.getTime()) {
+      stored.expiredAt = new Date(input.now.getTime());
+      return { status: 'idle' };
+    }
     if (stored.securityStamp !== input.securityStamp) {
       stored.expiredAt = new Date(input.now.getTime());
       return { status: 'security_changed' };

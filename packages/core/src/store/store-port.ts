@@ -46,6 +46,12 @@ export interface RotateRefreshInput {
   /** HMAC of the user's current security stamp. */
   readonly securityStamp: string;
   readonly now: Date;
+  /**
+   * The idle timeout's cutoff (JWT_SESSION_IDLE_SECONDS), when it is on: an active session
+   * whose `lastActivityAt` is at or before it is refused with `idle` and revoked, in the same
+   * atomic step as the swap. Absent: no idle check.
+   */
+  readonly idleCutoff?: Date;
 }
 
 /**
@@ -54,13 +60,15 @@ export interface RotateRefreshInput {
  * - `missing`: no session with that id. Nothing changed.
  * - `wrong_user`: the session belongs to someone else. Nothing changed.
  * - `expired`: the session is revoked or past `expiresAt`. Nothing changed.
+ * - `idle`: the session was active but idle (`lastActivityAt <= idleCutoff`); it is now
+ *   revoked. Checked after `expired` and before the stamp and the jti.
  * - `security_changed`: the stamp differs; the session is now revoked.
  * - `reused`: the session was active but `presentedJti` is not the current jti;
  *   the session is now revoked (committed before this value is returned).
  */
 export type RotateOutcome =
   | { readonly status: 'consumed'; readonly session: SessionRecord }
-  | { readonly status: 'missing' | 'wrong_user' | 'expired' | 'security_changed' | 'reused' };
+  | { readonly status: 'missing' | 'wrong_user' | 'expired' | 'idle' | 'security_changed' | 'reused' };
 
 /** Filters of the administrative listing (newest first, keyset-paginated). */
 export interface AdminSessionQuery {
