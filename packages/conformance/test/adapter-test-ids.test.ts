@@ -30,6 +30,7 @@ const TOPICS = [
   'password/',
   'events/',
   'idle/',
+  'remember/',
 ] as const;
 
 describe('typed test ids', () => {

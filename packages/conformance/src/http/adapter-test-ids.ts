@@ -152,6 +152,10 @@ export const ADAPTER_TEST_IDS = [
   'idle/guard-refresh-list',
   'idle/refresh-is-activity',
   'idle/off-by-default',
+  // remember-suite.ts
+  'remember/short-session-cookie',
+  'remember/default-unchanged',
+  'remember/invalid-type',
 ] as const;
 
 /** One test of the HTTP suite, e.g. `'csrf/origin'`. */

@@ -19,6 +19,7 @@ import { oneAnswerSuite } from './one-answer-suite.js';
 import { passwordChangeSuite } from './password-change-suite.js';
 import { refreshSuite } from './refresh-suite.js';
 import { refreshTokenSuite } from './refresh-token-suite.js';
+import { rememberSuite } from './remember-suite.js';
 import { seedFlowSuite } from './seed-flow-suite.js';
 import { sessionsSuite } from './sessions-suite.js';
 import type { SuiteKit } from './suite-kit.js';
@@ -107,5 +108,6 @@ export function describeAdapterConformance(
     passwordChangeSuite(kit);
     eventsSuite(kit);
     idleSuite(kit);
+    rememberSuite(kit);
   });
 }

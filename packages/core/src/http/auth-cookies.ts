@@ -1,13 +1,16 @@
 import type { ResolvedOptions } from '../options/options.js';
 import { serializeCookie } from './cookies.js';
 
-/** The refresh cookie carrying `token` until the session's natural end. */
-export function refreshCookie(options: ResolvedOptions, token: string, expiresAt: Date, now: Date): string {
+/**
+ * The refresh cookie carrying `token` until the session's natural end; with `persistent: false`
+ * ("remember": false at login) a browser-session cookie, without Max-Age or Expires.
+ */
+export function refreshCookie(options: ResolvedOptions, token: string, expiresAt: Date, now: Date, persistent = true): string {
   return serializeCookie({
     name: options.refreshCookieName,
     value: token,
     path: options.refreshCookiePath,
-    maxAge: Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000)),
+    ...(persistent ? { maxAge: Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000)) } : {}),
     httpOnly: options.refreshCookieHttpOnly,
     secure: options.refreshCookieSecure,
     sameSite: options.refreshCookieSameSite,

@@ -20,6 +20,24 @@ export interface SessauthOptions {
   secretKey: string;
   /** JWT_VERIFYING_KEY. PEM public key; required for asymmetric algorithms. */
   verifyingKey?: string;
+  /**
+   * JWT_PREVIOUS_SECRET_KEYS (comma-separated in the environment). HMAC only: earlier values of
+   * `secretKey` that still verify tokens (never sign) until removed, so rotating the key logs
+   * nobody out. Each passes the same checks as `secretKey`. @default []
+   */
+  previousSecretKeys?: string[];
+  /**
+   * JWT_PREVIOUS_VERIFYING_KEYS (PEM blocks one after another in the environment). Asymmetric
+   * only: earlier (or next) PEM public keys that still verify tokens and are published in the
+   * JWKS until removed. @default []
+   */
+  previousVerifyingKeys?: string[];
+  /**
+   * JWT_SECURITY_STAMP_KEY. The key of the HMAC of the user's security stamp kept on each
+   * session. @default `secretKey` (as before). Required with previous keys: pin it to the key the
+   * sessions were created under, or rotating `secretKey` would end every session.
+   */
+  securityStampKey?: string;
   /** JWT_ALGORITHM. @default 'HS256' */
   algorithm?: SigningAlgorithm;
   /** JWT_ISSUER. Required, non-blank. */
@@ -36,6 +54,13 @@ export interface SessauthOptions {
    * @default 1209600
    */
   sessionExpireSeconds?: number;
+  /**
+   * JWT_SHORT_SESSION_EXPIRE_SECONDS. The absolute lifetime of a session whose login said
+   * `"remember": false` (its refresh cookie is also a browser-session cookie, without Max-Age).
+   * 1.. the session lifetime (the refresh lifetime when that is 0).
+   * @default 86400 (one day), or the session lifetime when that is shorter
+   */
+  shortSessionExpireSeconds?: number;
   /** JWT_LEEWAY_SECONDS. Clock skew allowed on `exp`/`nbf`/`iat`. @default 0 */
   leewaySeconds?: number;
   /** JWT_MAX_ACTIVE_SESSIONS. The oldest are revoked at login beyond it. @default 20 */
@@ -112,8 +137,10 @@ export interface SessauthOptions {
 }
 
 /** The options after defaults and validation. */
-export interface ResolvedOptions extends Required<Omit<SessauthOptions, 'verifyingKey' | 'refreshCookieDomain' | 'customClaims'>> {
+export interface ResolvedOptions extends Required<Omit<SessauthOptions, 'verifyingKey' | 'refreshCookieDomain' | 'customClaims' | 'securityStampKey'>> {
   verifyingKey: string | undefined;
+  /** `securityStampKey` when set, else `secretKey`. */
+  securityStampKey: string;
   refreshCookieDomain: string | undefined;
   customClaims: SessauthOptions['customClaims'];
   loginThrottle: RateSpec | null;

@@ -37,6 +37,13 @@ export function resolveOptions(options: SessauthOptions, { logger = consoleSetti
   if (sessionExpireSeconds > refreshTokenExpireSeconds) {
     fail('sessionExpireSeconds', `must be 0 (never) or not exceed JWT_REFRESH_TOKEN_EXPIRE_SECONDS (${refreshTokenExpireSeconds})`);
   }
+  // "remember": false at login. Never longer than a remembered session.
+  const longestSession = sessionExpireSeconds === 0 ? refreshTokenExpireSeconds : sessionExpireSeconds;
+  const shortSessionExpireSeconds = int('shortSessionExpireSeconds', o.shortSessionExpireSeconds, Math.min(DAY, longestSession), 1, YEAR);
+  if (shortSessionExpireSeconds > longestSession) {
+    const limit = sessionExpireSeconds === 0 ? 'JWT_REFRESH_TOKEN_EXPIRE_SECONDS' : 'JWT_SESSION_EXPIRE_SECONDS';
+    fail('shortSessionExpireSeconds', `must not exceed ${limit} (${longestSession}), ${show(shortSessionExpireSeconds)}`);
+  }
   const refreshTokenReuseGraceSeconds = int('refreshTokenReuseGraceSeconds', o.refreshTokenReuseGraceSeconds, 0, 0, YEAR);
   if (refreshTokenReuseGraceSeconds !== 0) fail('refreshTokenReuseGraceSeconds', 'must be 0: a reused refresh token always revokes the session');
 
@@ -78,6 +85,7 @@ export function resolveOptions(options: SessauthOptions, { logger = consoleSetti
     accessTokenExpireSeconds: int('accessTokenExpireSeconds', o.accessTokenExpireSeconds, 300, 1, DAY),
     refreshTokenExpireSeconds,
     sessionExpireSeconds,
+    shortSessionExpireSeconds,
     leewaySeconds: int('leewaySeconds', o.leewaySeconds, 0, 0, 300),
     maxActiveSessions: int('maxActiveSessions', o.maxActiveSessions, 20, 1, 1000),
     refreshTokenReuseGraceSeconds,

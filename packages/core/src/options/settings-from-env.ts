@@ -3,12 +3,13 @@ import type { SessauthOptions } from './options.js';
 import { SETTING_NAMES } from './setting-names.js';
 import { consoleSettingsWarnings, warnUnknownEnvNames, type SettingsWarningLogger } from './unknown-settings.js';
 
-type Kind = 'string' | 'secret' | 'int' | 'bool' | 'list';
+type Kind = 'string' | 'secret' | 'secret-list' | 'pem-list' | 'int' | 'bool' | 'list';
 type EnvKey = Exclude<keyof SessauthOptions, 'customClaims'>;
 
 const KINDS: Readonly<Record<EnvKey, Kind>> = {
-  secretKey: 'secret', verifyingKey: 'secret', algorithm: 'string', issuer: 'string', audience: 'string',
-  accessTokenExpireSeconds: 'int', refreshTokenExpireSeconds: 'int', sessionExpireSeconds: 'int',
+  secretKey: 'secret', verifyingKey: 'secret', previousSecretKeys: 'secret-list', previousVerifyingKeys: 'pem-list', securityStampKey: 'secret',
+  algorithm: 'string', issuer: 'string', audience: 'string',
+  accessTokenExpireSeconds: 'int', refreshTokenExpireSeconds: 'int', sessionExpireSeconds: 'int', shortSessionExpireSeconds: 'int',
   leewaySeconds: 'int', maxActiveSessions: 'int', refreshTokenReuseGraceSeconds: 'int',
   refreshTokenTransport: 'string', refreshCookieName: 'string', refreshCookiePath: 'string',
   refreshCookieDomain: 'string', refreshCookieSecure: 'bool', refreshCookieHttpOnly: 'bool',
@@ -45,6 +46,13 @@ export function settingsFromEnv(
     switch (kind) {
       case 'secret':
         out[key] = value.startsWith('-----BEGIN') && raw.includes('\\n') ? raw.replaceAll('\\n', '\n') : raw;
+        break;
+      case 'secret-list':
+        // Comma-separated, each item kept byte for byte (a secret with a comma goes in code instead).
+        out[key] = raw.split(',').filter((item) => item.trim() !== '');
+        break;
+      case 'pem-list':
+        out[key] = pemBlocks(raw.includes('\\n') && !raw.trim().includes('\n') ? raw.replaceAll('\\n', '\n') : raw);
         break;
       case 'int':
         if (!/^[+-]?[0-9]+$/.test(value)) throw new SettingsError(name, 'must be an integer', key);
@@ -83,4 +91,14 @@ function parseBool(key: EnvKey, value: string): boolean {
     default:
       throw new SettingsError(SETTING_NAMES[key], 'must be true or false (or 1/0)', key);
   }
+}
+
+/**
+ * The PEM blocks of a value holding several one after another (anything between them,
+ * whitespace or commas, is ignored). Text that holds no block is kept whole, so
+ * resolveOptions reports what is wrong with it.
+ */
+function pemBlocks(value: string): string[] {
+  const blocks = value.match(/-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g);
+  return blocks === null ? [value] : blocks.map((block) => `${block}\n`);
 }

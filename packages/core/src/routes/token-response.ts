@@ -14,7 +14,7 @@ export function tokenResponse<U>(engine: Engine<U>, issued: IssuedTokens, extra:
   const setCookies = [...(extra.setCookies ?? [])];
   if (options.refreshTokenTransport !== 'cookie') body.refresh_token = issued.refreshToken;
   if (options.refreshTokenTransport !== 'body') {
-    setCookies.push(refreshCookie(options, issued.refreshToken, issued.session.expiresAt, engine.clock.now()));
+    setCookies.push(refreshCookie(options, issued.refreshToken, issued.session.expiresAt, engine.clock.now(), issued.remember !== false));
   }
   return jsonResponse(200, body, { setCookies });
 }

@@ -13,12 +13,19 @@ export const NEVER_EXPIRES = new Date(Date.UTC(9999, 11, 31, 23, 59, 59));
 export interface LoginFacts {
   readonly clientIp: string | null;
   readonly userAgent: string | undefined;
+  /**
+   * `false` ("remember": false at login): the session lasts `shortSessionExpireSeconds` and its
+   * refresh cookie is a browser-session cookie. Absent or `true`: today's behaviour.
+   */
+  readonly remember?: boolean;
 }
 
 export interface IssuedTokens {
   readonly session: SessionRecord;
   readonly accessToken: string;
   readonly refreshToken: string;
+  /** `false` for a session whose login said `"remember": false` (no Max-Age on the refresh cookie). */
+  readonly remember?: boolean;
 }
 
 /**
@@ -31,7 +38,9 @@ export async function createSession<U>(engine: Engine<U>, user: U, facts: LoginF
   const { options, clock } = engine;
   const userId = engine.users.idOf(user);
   const now = clock.now();
-  const expiresAt = options.sessionExpireSeconds === 0 ? NEVER_EXPIRES : new Date(now.getTime() + options.sessionExpireSeconds * 1000);
+  const remember = facts.remember !== false;
+  const lifetime = remember ? options.sessionExpireSeconds : options.shortSessionExpireSeconds;
+  const expiresAt = lifetime === 0 ? NEVER_EXPIRES : new Date(now.getTime() + lifetime * 1000);
   const id = randomId();
   const refreshJti = randomId();
   const userAgent = storedUserAgent(facts.userAgent);
@@ -39,7 +48,7 @@ export async function createSession<U>(engine: Engine<U>, user: U, facts: LoginF
     engine.stampDigest(engine.users.securityStamp(user)),
     lookupLocation(engine.geolocation, facts.clientIp, { timeoutMs: options.geolocationTimeoutMs, logger: engine.logger }),
     engine.tokens.mintAccess({ userId, sessionId: id, notAfter: expiresAt }),
-    engine.tokens.mintRefresh({ userId, sessionId: id, jti: refreshJti, notAfter: expiresAt }),
+    engine.tokens.mintRefresh({ userId, sessionId: id, jti: refreshJti, notAfter: expiresAt, ...(remember ? {} : { remember: false }) }),
   ]);
   const session = await engine.store.createSession({
     session: {
@@ -56,5 +65,5 @@ export async function createSession<U>(engine: Engine<U>, user: U, facts: LoginF
     },
     maxActiveSessions: options.maxActiveSessions,
   });
-  return { session, accessToken, refreshToken };
+  return { session, accessToken, refreshToken, ...(remember ? {} : { remember: false }) };
 }

@@ -2,6 +2,7 @@ import type { Engine } from '../engine.js';
 import { emitRefresh, emitReuse, emitRevoke } from '../events/emit-session-events.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { randomId } from '../tokens/random-id.js';
+import { REMEMBER_CLAIM } from '../tokens/token-service.js';
 import type { IssuedTokens } from './create-session.js';
 import { idleCutoff } from './session-state.js';
 
@@ -21,10 +22,12 @@ export async function refreshSession<U>(engine: Engine<U>, refreshToken: string)
   // Minted before the swap, so their lifetimes are their own: the session's natural
   // end is enforced by the store on every refresh and by the guard on every request.
   const nextJti = randomId();
+  // "remember": false at login travels in the refresh token, from one rotation to the next.
+  const remember = claims.payload[REMEMBER_CLAIM] !== false;
   const [securityStamp, accessToken, nextRefreshToken] = await Promise.all([
     engine.stampDigest(engine.users.securityStamp(user)),
     engine.tokens.mintAccess({ userId: claims.sub, sessionId: claims.sid }),
-    engine.tokens.mintRefresh({ userId: claims.sub, sessionId: claims.sid, jti: nextJti }),
+    engine.tokens.mintRefresh({ userId: claims.sub, sessionId: claims.sid, jti: nextJti, ...(remember ? {} : { remember: false }) }),
   ]);
   const now = engine.clock.now();
   // The idle cutoff goes into the swap itself, so an idle session is refused (and revoked)
@@ -42,7 +45,7 @@ export async function refreshSession<U>(engine: Engine<U>, refreshToken: string)
   switch (outcome.status) {
     case 'consumed':
       emitRefresh(engine, claims.sub, claims.sid);
-      return { session: outcome.session, accessToken, refreshToken: nextRefreshToken };
+      return { session: outcome.session, accessToken, refreshToken: nextRefreshToken, ...(remember ? {} : { remember: false }) };
     case 'missing':
       throw new SessauthError('session_not_found');
     case 'wrong_user':

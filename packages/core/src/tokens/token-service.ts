@@ -22,14 +22,22 @@ export interface VerifiedToken {
 export interface TokenService {
   /** exp = min(iat + accessTokenExpireSeconds, notAfter?). Adds customClaims (reserved ones rejected with an Error - a programmer error). */
   mintAccess(input: { userId: string; sessionId: string; notAfter?: Date }): Promise<string>;
-  /** exp = min(iat + refreshTokenExpireSeconds, notAfter?); carries jti. */
-  mintRefresh(input: { userId: string; sessionId: string; jti: string; notAfter?: Date }): Promise<string>;
+  /**
+   * exp = min(iat + refreshTokenExpireSeconds, notAfter?); carries jti. `remember: false` (a login
+   * with `"remember": false`) adds the claim `remember: false`, carried from refresh to refresh.
+   */
+  mintRefresh(input: { userId: string; sessionId: string; jti: string; notAfter?: Date; remember?: boolean }): Promise<string>;
   /** Throws SessauthError. */
   verify(token: string, expected: TokenKind): Promise<VerifiedToken>;
 }
 
 /** The kind of a token is its JOSE `typ` header alone, compared exactly. */
 const TYP: Readonly<Record<TokenKind, string>> = { access: 'at+jwt', refresh: 'rt+jwt' };
+/**
+ * On refresh tokens only: `false` when the login asked not to be remembered, so every refresh
+ * keeps the refresh cookie a browser-session cookie (the refresh token is ours alone to read).
+ */
+export const REMEMBER_CLAIM = 'remember';
 const RESERVED_CLAIMS: ReadonlySet<string> = new Set(['iss', 'aud', 'sub', 'sid', 'iat', 'nbf', 'exp', 'jti', 'typ']);
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
@@ -76,7 +84,7 @@ export async function createTokenService(options: ResolvedOptions, clock: Clock)
     async mintRefresh(input) {
       checkMintInput(input);
       if (!isSafeId(input.jti)) throw new Error('mintRefresh: jti must be a non-empty string without NUL or lone surrogates');
-      return mint('refresh', {}, input, options.refreshTokenExpireSeconds, input.jti);
+      return mint('refresh', input.remember === false ? { [REMEMBER_CLAIM]: false } : {}, input, options.refreshTokenExpireSeconds, input.jti);
     },
 
     async verify(token, expected) {
