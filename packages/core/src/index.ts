@@ -25,6 +25,7 @@ export type {
   SessionRecord,
   NewSession,
   CreateSessionInput,
+  ExpireAllOptions,
   RotateRefreshInput,
   RotateOutcome,
   AdminSessionQuery,

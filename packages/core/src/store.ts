@@ -7,6 +7,7 @@ export type {
   SessionRecord,
   NewSession,
   CreateSessionInput,
+  ExpireAllOptions,
   RotateRefreshInput,
   RotateOutcome,
   AdminSessionQuery,

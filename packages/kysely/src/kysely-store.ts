@@ -2,6 +2,7 @@ import type {
   AdminSessionPage,
   AdminSessionQuery,
   CreateSessionInput,
+  ExpireAllOptions,
   RotateOutcome,
   RotateRefreshInput,
   SessionRecord,
@@ -72,9 +73,14 @@ export class KyselySessionStore<DB = unknown> implements SessionStore {
     });
   }
 
-  expireAllForUser(userId: string, now: Date): Promise<number> {
+  expireAllForUser(userId: string, now: Date, options: ExpireAllOptions = {}): Promise<number> {
     return guard('expireAllForUser', this.#ctx.policy, async () => {
-      const query = this.#ctx.queries.expireAll.bind({ userId, now: now.getTime() });
+      const { exceptSessionId } = options;
+      const { queries } = this.#ctx;
+      const query =
+        exceptSessionId === undefined
+          ? queries.expireAll.bind({ userId, now: now.getTime() })
+          : queries.expireAllExcept.bind({ userId, now: now.getTime(), exceptId: exceptSessionId });
       return affectedRows(await this.#ctx.db.executeQuery(query));
     });
   }

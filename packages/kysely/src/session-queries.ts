@@ -23,6 +23,8 @@ export interface SessionQueries {
   readonly activeOldestFirst: PreparedQuery<ActiveKey, 'userId' | 'now'>;
   readonly expireOne: PreparedQuery<never, 'id' | 'userId' | 'now'>;
   readonly expireAll: PreparedQuery<never, 'userId' | 'now'>;
+  /** `expireAll` keeping one session (`exceptId`) as it is. */
+  readonly expireAllExcept: PreparedQuery<never, 'userId' | 'now' | 'exceptId'>;
 }
 
 /**
@@ -116,6 +118,16 @@ export function prepareSessionQueries(db: Kysely<SessionDb>, table: string, dial
         .where('expired_at', 'is', null)
         .where('expires_at', '>', now) as Compilable<never>,
       ['userId', 'now'],
+    ),
+    expireAllExcept: new PreparedQuery(
+      db
+        .updateTable(table)
+        .set({ expired_at: now })
+        .where('user_id', '=', userId)
+        .where('expired_at', 'is', null)
+        .where('expires_at', '>', now)
+        .where('id', '<>', slot<string>('exceptId')) as Compilable<never>,
+      ['userId', 'now', 'exceptId'],
     ),
   };
 }

@@ -3,6 +3,7 @@ import type {
   AdminSessionPage,
   AdminSessionQuery,
   CreateSessionInput,
+  ExpireAllOptions,
   Logger,
   RotateOutcome,
   RotateRefreshInput,
@@ -130,13 +131,15 @@ export class RedisSessionStore implements SessionStore {
     });
   }
 
-  expireAllForUser(userId: string, now: Date): Promise<number> {
+  expireAllForUser(userId: string, now: Date, options: ExpireAllOptions = {}): Promise<number> {
     return guard('expireAllForUser', this.timeoutMs, async () => {
       const { client, keys, retentionMs } = this.ctx;
+      // '' is never a session id: no session is kept.
       const revoked = await runScript(client, SCRIPTS.expireAll, [keys.activeIndex(userId)], [
         keys.sessionBase(userId),
         now.getTime(),
         retentionMs,
+        options.exceptSessionId ?? '',
       ]);
       return Number(revoked);
     });

@@ -4,7 +4,7 @@ import { adminCases } from './cases/admin-cases.js';
 import { capCases } from './cases/cap-cases.js';
 import { createCases, findCases } from './cases/create-find-cases.js';
 import { crossInstanceCases } from './cases/cross-instance-cases.js';
-import { expireAllCases, expireCases } from './cases/expire-cases.js';
+import { expireAllCases, expireAllExceptCases, expireCases } from './cases/expire-cases.js';
 import { idleCases } from './cases/idle-cases.js';
 import { listCases } from './cases/list-cases.js';
 import { rotateCases } from './cases/rotate-cases.js';
@@ -42,6 +42,7 @@ export type StoreTestId =
   | 'idle'
   | 'expire'
   | 'expire-all'
+  | 'expire-all-except'
   | 'touch'
   | 'purge'
   | 'cap'
@@ -70,6 +71,7 @@ const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseCo
   ['idle', 'rotateRefresh with an idle cutoff', idleCases],
   ['expire', 'expireSession', expireCases],
   ['expire-all', 'expireAllForUser', expireAllCases],
+  ['expire-all-except', 'expireAllForUser keeping one session (exceptSessionId)', expireAllExceptCases],
   ['touch', 'touchSession', touchCases],
   ['purge', 'purgeExpired', purgeCases],
   ['cap', 'maxActiveSessions on createSession', capCases],

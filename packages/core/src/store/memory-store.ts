@@ -4,6 +4,7 @@ import type {
   AdminSessionPage,
   AdminSessionQuery,
   CreateSessionInput,
+  ExpireAllOptions,
   RotateOutcome,
   RotateRefreshInput,
   SessionRecord,
@@ -112,11 +113,11 @@ export class MemorySessionStore implements SessionStore {
     return true;
   }
 
-  async expireAllForUser(userId: string, now: Date): Promise<number> {
+  async expireAllForUser(userId: string, now: Date, options: ExpireAllOptions = {}): Promise<number> {
     const nowMs = now.getTime();
     let revoked = 0;
     for (const stored of this.#userSessions(userId)) {
-      if (!isActiveAt(stored, nowMs)) continue;
+      if (!isActiveAt(stored, nowMs) || stored.id === options.exceptSessionId) continue;
       stored.expiredAt = new Date(nowMs);
       revoked += 1;
     }

@@ -36,6 +36,12 @@ export interface CreateSessionInput {
   readonly maxActiveSessions: number;
 }
 
+/** Options of `SessionStore.expireAllForUser`. */
+export interface ExpireAllOptions {
+  /** The one session to keep (for example the device a password was just changed on). */
+  readonly exceptSessionId?: string;
+}
+
 export interface RotateRefreshInput {
   readonly sessionId: string;
   readonly userId: string;
@@ -117,8 +123,12 @@ export interface SessionStore {
   /** Revoke one active session owned by `userId`. False when there was none to revoke. */
   expireSession(id: string, userId: string, now: Date): Promise<boolean>;
 
-  /** Revoke every active session of the user in one bulk operation; returns how many. */
-  expireAllForUser(userId: string, now: Date): Promise<number>;
+  /**
+   * Revoke every active session of the user in one bulk operation; returns how many.
+   * With `options.exceptSessionId` that one session (when it is the user's) stays as it
+   * is and is not counted: a password change that keeps the device it was made on.
+   */
+  expireAllForUser(userId: string, now: Date, options?: ExpireAllOptions): Promise<number>;
 
   /**
    * Record activity. Called at most once a minute per session, off the request's

@@ -16,17 +16,19 @@ return 1
 
 /**
  * Revoke every active session of a user. KEYS: user's active index.
- * ARGV: session key base, now ms, retention ms. Returns how many it revoked.
- * Sessions past their natural expiry stay indexed (they are not active; purge or
- * the index's TTL removes them); dangling and revoked ids are dropped.
+ * ARGV: session key base, now ms, retention ms, the id to keep ('' for none).
+ * Returns how many it revoked. Sessions past their natural expiry stay indexed (they
+ * are not active; purge or the index's TTL removes them); dangling and revoked ids are dropped.
  */
 export const EXPIRE_ALL_LUA = `${LUA_HELPERS}
 local index = KEYS[1]
-local base, now, retention = ARGV[1], ARGV[2], ARGV[3]
+local base, now, retention, keep = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local revoked = 0
 for _, id in ipairs(redis.call('ZRANGE', index, 0, -1)) do
   local state = state_of(base .. id, now)
-  if state == 'active' then
+  if id == keep then
+    -- the kept session stays exactly as it is
+  elseif state == 'active' then
     revoke(base .. id, index, id, now, retention)
     revoked = revoked + 1
   elseif state ~= 'ended' then

@@ -75,3 +75,47 @@ export function expireAllCases({ store }: StoreCaseContext): void {
     expect((await mustFind(store(), session.id)).expiredAt).toEqual(now);
   });
 }
+
+export function expireAllExceptCases({ store }: StoreCaseContext): void {
+  it('keeps the exceptSessionId session as it is, revokes the others, and does not count it', async () => {
+    const userId = newUserId();
+    const base = testNow();
+    const sessions = [1, 2, 3].map((i) => newSessionFixture({ userId, createdAt: at(base, i * MINUTE) }));
+    const kept = sessions[1]!;
+    const others = sessions.filter((session) => session !== kept);
+    const stranger = newSessionFixture({ createdAt: at(base, 4 * MINUTE) });
+    for (const session of [...sessions, stranger]) await store().createSession({ session, maxActiveSessions: 10 });
+
+    const now = at(base, HOUR);
+    expect(await store().expireAllForUser(userId, now, { exceptSessionId: kept.id })).toBe(2);
+    expect(await mustFind(store(), kept.id)).toEqual(expectedRecord(kept));
+    for (const session of others) expect((await mustFind(store(), session.id)).expiredAt).toEqual(now);
+    expect(await mustFind(store(), stranger.id)).toEqual(expectedRecord(stranger));
+    expect((await store().listActiveSessions(userId, now)).map((s) => s.id)).toEqual([kept.id]);
+    // Again: nothing left to revoke, and the kept session is still untouched.
+    expect(await store().expireAllForUser(userId, at(now, MINUTE), { exceptSessionId: kept.id })).toBe(0);
+    expect(await mustFind(store(), kept.id)).toEqual(expectedRecord(kept));
+  });
+
+  it("an exceptSessionId of another user's session (or an unknown id) keeps nothing of this user", async () => {
+    const userId = newUserId();
+    const mine = newSessionFixture({ userId });
+    const theirs = newSessionFixture();
+    for (const session of [mine, theirs]) await store().createSession({ session, maxActiveSessions: 10 });
+    const now = at(mine.createdAt, MINUTE);
+    expect(await store().expireAllForUser(userId, now, { exceptSessionId: theirs.id })).toBe(1);
+    expect((await mustFind(store(), mine.id)).expiredAt).toEqual(now);
+    expect(await mustFind(store(), theirs.id)).toEqual(expectedRecord(theirs));
+    expect(await store().expireAllForUser(theirs.userId, now, { exceptSessionId: randomHex() })).toBe(1);
+    expect((await mustFind(store(), theirs.id)).expiredAt).toEqual(now);
+  });
+
+  it('an empty options object, or no exceptSessionId, revokes every active session', async () => {
+    const userId = newUserId();
+    const sessions = [1, 2].map((i) => newSessionFixture({ userId, createdAt: at(testNow(), i * MINUTE) }));
+    for (const session of sessions) await store().createSession({ session, maxActiveSessions: 10 });
+    const now = at(testNow(), HOUR);
+    expect(await store().expireAllForUser(userId, now, {})).toBe(2);
+    expect(await store().listActiveSessions(userId, now)).toEqual([]);
+  });
+}
