@@ -1,4 +1,5 @@
-import { StoreSchemaError, type StoreSchemaProblem } from '@sessauth/core';
+import * as core from '@sessauth/core';
+import { StoreUnavailableError, type StoreSchemaError, type StoreSchemaProblem } from '@sessauth/core';
 import { sql, type Kysely } from 'kysely';
 import type { SqlDialect } from './dialects/sql-dialect.js';
 import { expectedTables, type ExpectedTable, type TableRole } from './migrations/migration-columns.js';
@@ -24,8 +25,21 @@ export async function verifySchema(db: Kysely<unknown>, dialect: SqlDialect, nam
   }
   if (problems.length > 0) {
     problems.sort((a, b) => a.migration.localeCompare(b.migration));
-    throw new StoreSchemaError(problems, fixFor(names, roles));
+    throw schemaError(problems, fixFor(names, roles));
   }
+}
+
+/**
+ * `StoreSchemaError` came with `verify()` in the core; the peer range still admits an
+ * older core, which has neither (and never calls `verify()`). Looked up on the module
+ * namespace, so this file still loads there, and a host calling `verify()` by hand
+ * gets a `StoreUnavailableError` with the same message.
+ */
+function schemaError(problems: StoreSchemaProblem[], fix: string): Error {
+  const SchemaError = (core as { StoreSchemaError?: typeof StoreSchemaError }).StoreSchemaError;
+  if (SchemaError !== undefined) return new SchemaError(problems, fix);
+  const what = problems.map((p) => `${p.table} ${p.missingColumns.join(', ') || '(table)'} (migration ${p.migration})`).join('; ');
+  return new StoreUnavailableError(`store schema is not up to date: ${what}. Fix: ${fix}`, { operation: 'verify' });
 }
 
 async function probe(db: Kysely<unknown>, table: string, columns: readonly string[]): Promise<void> {
