@@ -33,7 +33,7 @@ export async function verifySchema(db: Kysely<unknown>, dialect: SqlDialect, nam
  * `StoreSchemaError` came with `verify()` in the core; the peer range still admits an
  * older core, which has neither (and never calls `verify()`). Looked up on the module
  * namespace, so this file still loads there, and a host calling `verify()` by hand
- * gets a `StoreUnavailableError` with the same message.
+ * gets a `StoreUnavailableError` naming the same tables, columns and migrations.
  */
 function schemaError(problems: StoreSchemaProblem[], fix: string): Error {
   const SchemaError = (core as { StoreSchemaError?: typeof StoreSchemaError }).StoreSchemaError;
