@@ -44,7 +44,7 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     clock,
     logger,
     events: new EventBus(logger, config.events),
-    stampDigest: await createStampDigest(options.secretKey),
+    stampDigest: await createStampDigest(options.securityStampKey),
   };
   await verifyStores({ session: config.store, rateLimit: config.rateLimitStore }, logger);
   return {

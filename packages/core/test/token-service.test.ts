@@ -52,7 +52,7 @@ describe('token service (HS256)', () => {
   it('round-trips an access token with every claim and the exact typ', async () => {
     clock.set(T0);
     const token = await mintAccess();
-    expect(decodeProtectedHeader(token)).toEqual({ alg: 'HS256', typ: 'at+jwt' });
+    expect(decodeProtectedHeader(token)).toEqual({ alg: 'HS256', typ: 'at+jwt', kid: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/) });
     const payload = decodeJwt(token);
     expect(payload).toMatchObject({ iss: ISS, aud: AUD, sub: 'user-1', sid: 'sess-1', iat: T0, nbf: T0, exp: T0 + 300 });
     expect(payload.jti).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -200,7 +200,7 @@ describe('token service: asymmetric algorithms', () => {
   it.each([['RS256', 'rsa'], ['PS256', 'rsa'], ['ES256', 'p256'], ['EdDSA', 'ed']] as const)('round-trips %s', async (algorithm, key) => {
     const { tokens } = await setup({ algorithm, secretKey: keys[key].privateKey, verifyingKey: keys[key].publicKey });
     const refresh = await tokens.mintRefresh({ userId: 'u', sessionId: 's', jti: 'j', notAfter: FAR });
-    expect(decodeProtectedHeader(refresh)).toEqual({ alg: algorithm, typ: 'rt+jwt' });
+    expect(decodeProtectedHeader(refresh)).toEqual({ alg: algorithm, typ: 'rt+jwt', kid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
     await expect(tokens.verify(refresh, 'refresh')).resolves.toMatchObject({ sub: 'u', sid: 's', jti: 'j' });
     const hmacForged = await forge({ typ: 'rt+jwt' }, claims());
     expect((await failure(tokens.verify(hmacForged, 'refresh'))).code).toBe('invalid_token');

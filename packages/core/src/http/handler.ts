@@ -4,6 +4,7 @@ import type { ResolvedOptions } from '../options/options.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { csrfRoute } from '../routes/csrf.js';
 import { deleteSessionRoute } from '../routes/delete-session.js';
+import { jwksRoute } from '../routes/jwks.js';
 import { listSessionsRoute } from '../routes/list-sessions.js';
 import { loginRoute } from '../routes/login.js';
 import { logoutAllRoute } from '../routes/logout-all.js';
@@ -57,6 +58,8 @@ export async function handleRequest<U>(engine: Engine<U>, received: SessauthRequ
         return await logoutRoute(engine, request);
       case 'logout-all':
         return await logoutAllRoute(engine, request);
+      case 'jwks':
+        return jwksRoute(engine);
     }
   } catch (error) {
     return errorToResponse(error, engine.logger);

@@ -1,4 +1,4 @@
-export type RouteName = 'csrf' | 'login' | 'refresh' | 'list-sessions' | 'logout' | 'logout-all';
+export type RouteName = 'csrf' | 'login' | 'refresh' | 'list-sessions' | 'logout' | 'logout-all' | 'jwks';
 
 export type RouteMatch =
   | { readonly kind: 'route'; readonly route: RouteName }
@@ -14,6 +14,9 @@ const FIXED: Readonly<Record<string, { method: string; route: RouteName }>> = {
   '/sessions': { method: 'GET', route: 'list-sessions' },
   '/logout': { method: 'POST', route: 'logout' },
   '/logout/all': { method: 'POST', route: 'logout-all' },
+  // The verifying public keys (asymmetric algorithms), at both places verifiers look.
+  '/jwks.json': { method: 'GET', route: 'jwks' },
+  '/.well-known/jwks.json': { method: 'GET', route: 'jwks' },
 };
 
 // Any id at all: the route answers a malformed one like an unknown one, after authentication.

@@ -1,6 +1,6 @@
 import { SettingsError } from '../errors/sessauth-error.js';
 import { parseCidrs } from '../net/parse-cidrs.js';
-import { checkSigningKey, SIGNING_ALGORITHMS } from './check-signing-key.js';
+import { checkPreviousKeys, checkSecurityStampKey, checkSigningKey, SIGNING_ALGORITHMS } from './check-signing-key.js';
 import type { RefreshTokenTransport, ResolvedOptions, SessauthOptions, SigningAlgorithm } from './options.js';
 import { parseRate } from './parse-rate.js';
 import { SETTING_NAMES, type SettingKey } from './setting-names.js';
@@ -30,6 +30,16 @@ export function resolveOptions(options: SessauthOptions, { logger = consoleSetti
   const secretKey = requiredString('secretKey', o.secretKey);
   const verifyingKey = optionalString('verifyingKey', o.verifyingKey);
   checkSigningKey(algorithm, secretKey, verifyingKey);
+  const previousSecretKeys = list('previousSecretKeys', o.previousSecretKeys, () => {});
+  const previousVerifyingKeys = list('previousVerifyingKeys', o.previousVerifyingKeys, () => {});
+  checkPreviousKeys(algorithm, { secretKey, verifyingKey }, previousSecretKeys, previousVerifyingKeys);
+  const pinnedStampKey = optionalString('securityStampKey', o.securityStampKey);
+  if (pinnedStampKey !== undefined) checkSecurityStampKey(pinnedStampKey);
+  // Sessions keep an HMAC of the security stamp keyed by this; if it followed a rotated
+  // JWT_SECRET_KEY, every session would look like a password change and end.
+  if (pinnedStampKey === undefined && previousSecretKeys.length + previousVerifyingKeys.length > 0) {
+    fail('securityStampKey', 'is required when previous keys are configured: set it to the JWT_SECRET_KEY your sessions were created under (the key you are rotating away from), and keep it');
+  }
 
   const refreshTokenExpireSeconds = int('refreshTokenExpireSeconds', o.refreshTokenExpireSeconds, 14 * DAY, 1, YEAR);
   // 0: sessions never age out (only the refresh token's own lifetime and revocation end them).
@@ -79,6 +89,9 @@ export function resolveOptions(options: SessauthOptions, { logger = consoleSetti
   const resolved: ResolvedOptions = {
     secretKey,
     verifyingKey,
+    previousSecretKeys,
+    previousVerifyingKeys,
+    securityStampKey: pinnedStampKey ?? secretKey,
     algorithm,
     issuer: requiredString('issuer', o.issuer),
     audience: requiredString('audience', o.audience),

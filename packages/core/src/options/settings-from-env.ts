@@ -48,8 +48,8 @@ export function settingsFromEnv(
         out[key] = value.startsWith('-----BEGIN') && raw.includes('\\n') ? raw.replaceAll('\\n', '\n') : raw;
         break;
       case 'secret-list':
-        // Comma-separated, each item kept byte for byte (a secret with a comma goes in code instead).
-        out[key] = raw.split(',').filter((item) => item.trim() !== '');
+        // Comma-separated and trimmed: a secret with a comma or edge whitespace goes in code instead.
+        out[key] = raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
         break;
       case 'pem-list':
         out[key] = pemBlocks(raw.includes('\\n') && !raw.trim().includes('\n') ? raw.replaceAll('\\n', '\n') : raw);

@@ -1,8 +1,8 @@
-import { decodeProtectedHeader, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { decodeProtectedHeader, errors, SignJWT, type JWTPayload } from 'jose';
 import type { Clock } from '../clock.js';
 import { IntegrationError, SessauthError } from '../errors/sessauth-error.js';
 import type { ResolvedOptions } from '../options/options.js';
-import { importSigningKeys } from './keys.js';
+import { createKeyRing, verifyWithRing, type PublicJwks } from './key-ring.js';
 import { randomId } from './random-id.js';
 import { hasUnstorableChar } from '../text/unsafe-text.js';
 
@@ -29,6 +29,8 @@ export interface TokenService {
   mintRefresh(input: { userId: string; sessionId: string; jti: string; notAfter?: Date; remember?: boolean }): Promise<string>;
   /** Throws SessauthError. */
   verify(token: string, expected: TokenKind): Promise<VerifiedToken>;
+  /** The verifying public keys (current, then previous) for asymmetric algorithms; null for HMAC. */
+  readonly jwks: PublicJwks | null;
 }
 
 /** The kind of a token is its JOSE `typ` header alone, compared exactly. */
@@ -48,7 +50,8 @@ const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
  * array, so an array (even `[audience]`) is not one of ours.
  */
 export async function createTokenService(options: ResolvedOptions, clock: Clock): Promise<TokenService> {
-  const { signKey, verifyKey } = await importSigningKeys(options);
+  // `kid` names the signing key; the previous keys still verify (see key-ring.ts).
+  const ring = await createKeyRing(options);
   const { algorithm, issuer, audience } = options;
   // The longest `exp - iat` we ever mint per kind: a well-signed token claiming more was not
   // minted under these settings (a leaked key, an old config), so it is refused on decode too.
@@ -63,7 +66,7 @@ export async function createTokenService(options: ResolvedOptions, clock: Clock)
     // A session near its end gets a token that ends with it (possibly already dead: harmless).
     const exp = input.notAfter === undefined ? iat + lifetime : Math.min(iat + lifetime, Math.floor(input.notAfter.getTime() / 1000));
     return new SignJWT({ ...claims, sid: input.sessionId })
-      .setProtectedHeader({ alg: algorithm, typ: TYP[kind] })
+      .setProtectedHeader({ alg: algorithm, typ: TYP[kind], kid: ring.kid })
       .setIssuer(issuer)
       .setAudience(audience)
       .setSubject(input.userId)
@@ -71,10 +74,11 @@ export async function createTokenService(options: ResolvedOptions, clock: Clock)
       .setNotBefore(iat)
       .setExpirationTime(exp)
       .setJti(jti)
-      .sign(signKey);
+      .sign(ring.signKey);
   }
 
   return {
+    jwks: ring.jwks,
     async mintAccess(input) {
       checkMintInput(input);
       const custom = options.customClaims ? await options.customClaims({ userId: input.userId, sessionId: input.sessionId }) : {};
@@ -96,7 +100,7 @@ export async function createTokenService(options: ResolvedOptions, clock: Clock)
       let payload: JWTPayload;
       let typ: unknown;
       try {
-        ({ payload, protectedHeader: { typ } } = await jwtVerify(token, verifyKey, {
+        ({ payload, protectedHeader: { typ } } = await verifyWithRing(token, ring, {
           algorithms: [algorithm],
           issuer,
           audience,
