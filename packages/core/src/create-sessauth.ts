@@ -1,6 +1,5 @@
 import { systemClock } from './clock.js';
 import { EventBus } from './events/event-bus.js';
-import { emitRevoke } from './events/emit-session-events.js';
 import { handleRequest, isOurPath } from './http/handler.js';
 import { errorToResponse } from './http/response.js';
 import { consoleLogger } from './logger.js';
@@ -11,6 +10,7 @@ import { adminListerOf } from './store/store-port.js';
 import { verifyStores } from './store/verify-stores.js';
 import { changePasswordRoute } from './routes/change-password.js';
 import { authenticate } from './session/authenticate.js';
+import { sessionApi } from './session/session-api.js';
 import { createStampDigest } from './session/security-stamp.js';
 import type { Sessauth, SessauthConfig } from './sessauth.js';
 import type { AdminCapability, Engine } from './engine.js';
@@ -55,11 +55,7 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     authenticateOptional: async (input) => (input.authorization === undefined || input.authorization.length === 0 ? null : authenticate(engine, input)),
     errorResponse: (error) => errorToResponse(error, engine.logger),
     changePassword: (request, caller, setPassword) => changePasswordRoute(engine, request, caller, setPassword),
-    invalidateAllForUser: async (userId) => {
-      const count = await engine.store.expireAllForUser(userId, clock.now());
-      emitRevoke(engine, userId, null, count, 'invalidate_all');
-      return count;
-    },
+    ...sessionApi(engine),
     on: (name, handler) => engine.events.on(name, handler),
     purgeExpired: () => engine.store.purgeExpired(clock.now()),
   };

@@ -3,6 +3,8 @@
 // Engine
 export { createSessauth } from './create-sessauth.js';
 export type { Sessauth, SessauthConfig, AuthContext, AuthenticateInput } from './sessauth.js';
+export type { SessionApi } from './session/session-api.js';
+export type { CreatedSession, CreateSessionForInput } from './session/create-session-for.js';
 
 // Settings
 export type { SessauthOptions, ResolvedOptions, RateSpec, SigningAlgorithm, RefreshTokenTransport } from './options/options.js';

@@ -5,6 +5,7 @@ import type { SessauthRequest, SessauthResponse } from './http/sessauth-request.
 import type { Logger } from './logger.js';
 import type { SetPassword } from './routes/change-password.js';
 import type { SessauthEventHandler, SessauthEventHandlers, SessauthEventName } from './events/session-events.js';
+import type { SessionApi } from './session/session-api.js';
 import type { ResolvedOptions, SessauthOptions } from './options/options.js';
 import type { RateLimitStore, SessionRecord, SessionStore } from './store/store-port.js';
 import type { Authenticator, UserPort } from './users/user-port.js';
@@ -51,7 +52,8 @@ export interface AuthenticateInput {
   readonly authorization: readonly string[] | undefined;
 }
 
-export interface Sessauth<U> {
+/** The engine a host app holds; the server-side session API (`createSessionFor`, `listSessions`, ...) is in `SessionApi`. */
+export interface Sessauth<U> extends SessionApi {
   readonly options: ResolvedOptions;
   /**
    * Serve the seven endpoints (and the admin listing). Resolves `null` when the path
@@ -81,8 +83,6 @@ export interface Sessauth<U> {
    * user. Needs `users.usernameOf`. Resolves the response to send (200 empty, or the error).
    */
   changePassword(request: SessauthRequest, caller: AuthContext<U>, setPassword: SetPassword<U>): Promise<SessauthResponse>;
-  /** Server-side invalidate-all (for example after a password change): one bulk update. */
-  invalidateAllForUser(userId: string): Promise<number>;
   /** Adds an event handler (see `SessauthConfig.events`); returns its removal. */
   on<E extends SessauthEventName>(name: E, handler: SessauthEventHandler<E>): () => void;
   /** Delete revoked and naturally expired sessions. */

@@ -1,5 +1,4 @@
 import type { Engine } from '../engine.js';
-import { emitRevoke } from '../events/emit-session-events.js';
 import { IntegrationError, SessauthError } from '../errors/sessauth-error.js';
 import { clientIpOf } from '../http/client-identity.js';
 import { assertJsonContentType, readJsonObject } from '../http/read-json-body.js';
@@ -7,6 +6,7 @@ import { emptyResponse, errorToResponse } from '../http/response.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
 import { throttleClient } from '../rate-limit/throttle.js';
 import type { AuthContext } from '../sessauth.js';
+import { endAllSessions } from '../session/end-all-sessions.js';
 
 /** The shortest new password accepted (NIST SP 800-63B's floor); the longest is JWT_MAX_PASSWORD_LENGTH. */
 export const MIN_NEW_PASSWORD_LENGTH = 8;
@@ -43,8 +43,7 @@ export async function changePasswordRoute<U>(
     const checked = await engine.authenticator({ username: users.usernameOf(caller.user), password: current }, { options });
     if (users.idOf(checked) !== userId) throw new SessauthError('invalid_credentials');
     await setPassword(caller.user, next);
-    const count = await engine.store.expireAllForUser(userId, engine.clock.now());
-    emitRevoke(engine, userId, null, count, 'invalidate_all');
+    await endAllSessions(engine, userId, 'invalidate_all');
     return emptyResponse();
   } catch (error) {
     return errorToResponse(error, engine.logger);

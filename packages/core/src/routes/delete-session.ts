@@ -1,14 +1,11 @@
 import type { Engine } from '../engine.js';
-import { emitRevoke } from '../events/emit-session-events.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { clearRefreshCookie, usesRefreshCookie } from '../http/auth-cookies.js';
 import { emptyResponse } from '../http/response.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
 import { authenticate } from '../session/authenticate.js';
+import { revokeSession } from '../session/revoke-session.js';
 import { authorizationOf } from './authorization-of.js';
-
-// The shape of every id the core mints (base64url); anything else cannot be a session.
-const SESSION_ID_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
 
 /**
  * DELETE /auth/sessions/{id}/: revoke one of the caller's own active sessions.
@@ -18,9 +15,7 @@ const SESSION_ID_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
  */
 export async function deleteSessionRoute<U>(engine: Engine<U>, request: SessauthRequest, sessionId: string): Promise<SessauthResponse> {
   const { session } = await authenticate(engine, authorizationOf(request));
-  const revoked = SESSION_ID_SHAPE.test(sessionId) && (await engine.store.expireSession(sessionId, session.userId, engine.clock.now()));
-  if (!revoked) throw new SessauthError('session_not_found', { status: 404 });
-  emitRevoke(engine, session.userId, sessionId, 1, 'delete');
+  if (!(await revokeSession(engine, session.userId, sessionId, 'delete'))) throw new SessauthError('session_not_found', { status: 404 });
   const clearsCookie = sessionId === session.id && usesRefreshCookie(engine.options);
   return emptyResponse(clearsCookie ? { setCookies: [clearRefreshCookie(engine.options)] } : {});
 }
