@@ -31,6 +31,7 @@ const TOPICS = [
   'events/',
   'idle/',
   'remember/',
+  'keys/',
 ] as const;
 
 describe('typed test ids', () => {

@@ -156,6 +156,9 @@ export const ADAPTER_TEST_IDS = [
   'remember/short-session-cookie',
   'remember/default-unchanged',
   'remember/invalid-type',
+  // key-rotation-suite.ts
+  'keys/rotation-no-sign-out',
+  'keys/jwks',
 ] as const;
 
 /** One test of the HTTP suite, e.g. `'csrf/origin'`. */

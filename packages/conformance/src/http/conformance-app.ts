@@ -29,6 +29,8 @@ export interface TestAppExtras {
   readonly wrapStore?: (store: SessionStore) => SessionStore;
   readonly rateLimitStore?: RateLimitStore;
   readonly geolocation?: GeolocationProvider;
+  /** Another app's users (same ids and stamps), e.g. a restart of that app on the same store. */
+  readonly users?: UserTable;
 }
 
 /** A session just created by a login. */
@@ -86,7 +88,7 @@ export async function startTestApp(
   extras: TestAppExtras = {},
 ): Promise<TestApp> {
   const options: SessauthOptions = { ...baseOptions(), ...overrides };
-  const users = await makeUserTable();
+  const users = extras.users ?? (await makeUserTable());
   const clock = new TestClock();
   const logger = new CapturingLogger();
   const userPort = userPortOver(users);
@@ -108,6 +110,8 @@ export async function startTestApp(
     users.alice.passwordHash,
     users.bob.passwordHash,
     options.secretKey,
+    ...(options.previousSecretKeys ?? []),
+    ...(options.securityStampKey === undefined ? [] : [options.securityStampKey]),
   ]);
   const prefix = auth.options.prefix;
   const transport = auth.options.refreshTokenTransport;

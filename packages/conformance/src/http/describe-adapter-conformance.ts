@@ -13,6 +13,7 @@ import { geolocationSuite } from './geolocation-suite.js';
 import { headersSuite } from './headers-suite.js';
 import { hostileInputSuite } from './hostile-input-suite.js';
 import { idleSuite } from './idle-suite.js';
+import { keyRotationSuite } from './key-rotation-suite.js';
 import { loginSuite } from './login-suite.js';
 import { logoutSuite } from './logout-suite.js';
 import { oneAnswerSuite } from './one-answer-suite.js';
@@ -109,5 +110,6 @@ export function describeAdapterConformance(
     eventsSuite(kit);
     idleSuite(kit);
     rememberSuite(kit);
+    keyRotationSuite(kit);
   });
 }
