@@ -59,6 +59,15 @@ export class RefreshCoordinator {
     return this.deps.link.exclusive(async () => task(await this.tokenUnderLock('any')));
   }
 
+  /**
+   * Only inside `withSession`: a token other than `seen`, which the server refused as
+   * expired (it can lapse on the way, or the clocks differ): another tab's if newer,
+   * else refreshed.
+   */
+  renewWithinSession(seen: AccessToken): Promise<AccessToken> {
+    return this.tokenUnderLock(seen);
+  }
+
   /** Under the lock: a login's tokens become the new generation. */
   async startSession(grant: TokenGrant): Promise<void> {
     const gen = await this.nextGeneration();

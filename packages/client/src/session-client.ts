@@ -139,7 +139,13 @@ export class SessauthClient {
   private async endHere(method: string, path: string): Promise<void> {
     try {
       await this.coordinator.withSession(async (token) => {
-        const response = await this.send(method, path, token).catch(networkError);
+        let response = await this.send(method, path, token).catch(networkError);
+        // An access token that lapsed on the way says nothing about the session: the
+        // server did not sign anyone out, so renew it and send once more (else a
+        // "sign out everywhere" would leave the other devices signed in).
+        if (response.status === 401 && (await errorOf(response.clone())).code === 'expired_token') {
+          response = await this.send(method, path, await this.coordinator.renewWithinSession(token)).catch(networkError);
+        }
         if (!response.ok && response.status !== 401) throw await errorOf(response);
         await this.coordinator.endSession('logout', true);
       });
