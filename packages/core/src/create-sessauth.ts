@@ -6,6 +6,7 @@ import { consoleLogger } from './logger.js';
 import { parseCidrs } from './net/parse-cidrs.js';
 import { isResolvedOptions, resolveOptions } from './options/resolve-options.js';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit-store.js';
+import { rateLimit } from './rate-limit/rate-limit-api.js';
 import { adminListerOf } from './store/store-port.js';
 import { verifyStores } from './store/verify-stores.js';
 import { changePasswordRoute } from './routes/change-password.js';
@@ -56,6 +57,7 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     errorResponse: (error) => errorToResponse(error, engine.logger),
     changePassword: (request, caller, setPassword) => changePasswordRoute(engine, request, caller, setPassword),
     ...sessionApi(engine),
+    rateLimit: (key, rate) => rateLimit(engine, key, rate),
     on: (name, handler) => engine.events.on(name, handler),
     purgeExpired: () => engine.store.purgeExpired(clock.now()),
   };

@@ -36,6 +36,8 @@ export type {
 } from './store/store-port.js';
 export { MemorySessionStore } from './store/memory-store.js';
 export { MemoryRateLimitStore } from './rate-limit/memory-rate-limit-store.js';
+export type { RateLimitResult } from './rate-limit/rate-limit-api.js';
+export { normaliseUsername } from './rate-limit/account-rate-key.js';
 export { encodeAdminCursor, decodeAdminCursor } from './store/admin-cursor.js';
 export { isActive } from './session/session-state.js';
 export { toPublicSession } from './session/to-public-session.js';

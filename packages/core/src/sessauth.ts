@@ -6,6 +6,7 @@ import type { Logger } from './logger.js';
 import type { SetPassword } from './routes/change-password.js';
 import type { SessauthEventHandler, SessauthEventHandlers, SessauthEventName } from './events/session-events.js';
 import type { SessionApi } from './session/session-api.js';
+import type { RateLimitResult } from './rate-limit/rate-limit-api.js';
 import type { ResolvedOptions, SessauthOptions } from './options/options.js';
 import type { RateLimitStore, SessionRecord, SessionStore } from './store/store-port.js';
 import type { Authenticator, UserPort } from './users/user-port.js';
@@ -83,6 +84,14 @@ export interface Sessauth<U> extends SessionApi {
    * user. Needs `users.usernameOf`. Resolves the response to send (200 empty, or the error).
    */
   changePassword(request: SessauthRequest, caller: AuthContext<U>, setPassword: SetPassword<U>): Promise<SessauthResponse>;
+  /**
+   * One hit of a host-defined budget (`auth.rateLimit('otp:' + userId, '5/min')`) on the same
+   * shared rate-limit store as the login throttle, in a fixed window. Resolves
+   * `{ allowed, limit, remaining, resetAt, retryAfter }`; a malformed rate or key throws an
+   * `IntegrationError`; a store fault rejects with `SessauthError('service_unavailable')` (503,
+   * fail closed). Rate `"0"` never limits.
+   */
+  rateLimit(key: string, rate: string): Promise<RateLimitResult>;
   /** Adds an event handler (see `SessauthConfig.events`); returns its removal. */
   on<E extends SessauthEventName>(name: E, handler: SessauthEventHandler<E>): () => void;
   /** Delete revoked and naturally expired sessions. */

@@ -4,7 +4,7 @@ import { SessauthError } from '../errors/sessauth-error.js';
 import { clientIpOf, isSecureRequest } from '../http/client-identity.js';
 import { joinedHeader } from '../http/request-headers.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
-import { throttleClient } from '../rate-limit/throttle.js';
+import { throttleAccount, throttleClient } from '../rate-limit/throttle.js';
 import { createSession } from '../session/create-session.js';
 import { adminCookie } from './cookie.js';
 import { adminErrorResponse } from './error-page.js';
@@ -41,6 +41,7 @@ export async function adminSignInRoute<U>(engine: Engine<U>, admin: AdminCapabil
     await throttleClient(engine, 'login', clientIp);
     const password = fields.get('password');
     if (username === undefined || password === undefined) throw new SessauthError('invalid_request');
+    await throttleAccount(engine, username);
     // Every check of the request before the password: the answer must not tell a right one from a wrong one.
     const userAgent = joinedHeader(request.headers, 'user-agent');
     const user = await engine.authenticator({ username, password }, { options });

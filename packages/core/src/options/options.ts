@@ -97,6 +97,15 @@ export interface SessauthOptions {
   loginThrottleRate?: string;
   /** JWT_REFRESH_THROTTLE_RATE. @default '30/min' */
   refreshThrottleRate?: string;
+  /**
+   * JWT_LOGIN_ACCOUNT_THROTTLE_RATE. A second login budget per account, beside the per-address
+   * one: it stops one username being guessed from many addresses. Counted under a keyed hash
+   * of the username (trimmed, NFKC, lower-cased) on the same rate-limit store, for existing
+   * and unknown usernames alike; over it the login answers the same 429 as the address limit.
+   * Anyone who knows a username can spend its budget, so pick a rate that a real user never
+   * reaches (e.g. `20/hour`). `0` disables. @default '0'
+   */
+  loginAccountThrottleRate?: string;
   /** JWT_THROTTLE_IPV6_PREFIX. IPv6 clients are counted per prefix of this length. @default 64 */
   throttleIpv6Prefix?: number;
   /** JWT_TRUSTED_PROXY_CIDRS. X-Forwarded-For is read only when the peer is inside. @default [] */
@@ -145,6 +154,7 @@ export interface ResolvedOptions extends Required<Omit<SessauthOptions, 'verifyi
   customClaims: SessauthOptions['customClaims'];
   loginThrottle: RateSpec | null;
   refreshThrottle: RateSpec | null;
+  loginAccountThrottle: RateSpec | null;
 }
 
 /** A parsed rate: at most `limit` hits per `windowSec`. */

@@ -84,6 +84,7 @@ export function resolveOptions(options: SessauthOptions, { logger = consoleSetti
 
   const loginThrottleRate = optionalString('loginThrottleRate', o.loginThrottleRate) ?? '5/min';
   const refreshThrottleRate = optionalString('refreshThrottleRate', o.refreshThrottleRate) ?? '30/min';
+  const loginAccountThrottleRate = optionalString('loginAccountThrottleRate', o.loginAccountThrottleRate) ?? '0';
   if (o.customClaims !== undefined && typeof o.customClaims !== 'function') fail('customClaims', 'must be a function');
 
   const resolved: ResolvedOptions = {
@@ -117,6 +118,8 @@ export function resolveOptions(options: SessauthOptions, { logger = consoleSetti
     refreshThrottleRate,
     loginThrottle: parseRate(loginThrottleRate, SETTING_NAMES.loginThrottleRate, 'loginThrottleRate'),
     refreshThrottle: parseRate(refreshThrottleRate, SETTING_NAMES.refreshThrottleRate, 'refreshThrottleRate'),
+    loginAccountThrottleRate,
+    loginAccountThrottle: parseRate(loginAccountThrottleRate, SETTING_NAMES.loginAccountThrottleRate, 'loginAccountThrottleRate'),
     throttleIpv6Prefix: int('throttleIpv6Prefix', o.throttleIpv6Prefix, 64, 1, 128),
     trustedProxyCidrs: list('trustedProxyCidrs', o.trustedProxyCidrs, checkCidr),
     persistClientIp: bool('persistClientIp', o.persistClientIp, true),

@@ -33,6 +33,7 @@ export const SETTING_NAMES = {
   allowedHosts: 'JWT_ALLOWED_HOSTS',
   loginThrottleRate: 'JWT_LOGIN_THROTTLE_RATE',
   refreshThrottleRate: 'JWT_REFRESH_THROTTLE_RATE',
+  loginAccountThrottleRate: 'JWT_LOGIN_ACCOUNT_THROTTLE_RATE',
   throttleIpv6Prefix: 'JWT_THROTTLE_IPV6_PREFIX',
   trustedProxyCidrs: 'JWT_TRUSTED_PROXY_CIDRS',
   persistClientIp: 'JWT_PERSIST_CLIENT_IP',

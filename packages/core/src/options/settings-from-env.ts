@@ -14,7 +14,7 @@ const KINDS: Readonly<Record<EnvKey, Kind>> = {
   refreshTokenTransport: 'string', refreshCookieName: 'string', refreshCookiePath: 'string',
   refreshCookieDomain: 'string', refreshCookieSecure: 'bool', refreshCookieHttpOnly: 'bool',
   refreshCookieSameSite: 'string', csrfCookieName: 'string', csrfCookieSecure: 'bool',
-  csrfTrustedOrigins: 'list', allowedHosts: 'list', loginThrottleRate: 'string', refreshThrottleRate: 'string',
+  csrfTrustedOrigins: 'list', allowedHosts: 'list', loginThrottleRate: 'string', refreshThrottleRate: 'string', loginAccountThrottleRate: 'string',
   throttleIpv6Prefix: 'int', trustedProxyCidrs: 'list', persistClientIp: 'bool',
   maxUsernameLength: 'int', maxPasswordLength: 'int', maxTokenLength: 'int',
   maxForwardedHeaderLength: 'int', maxForwardedHops: 'int', maxBodyBytes: 'int',

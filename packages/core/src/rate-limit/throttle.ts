@@ -4,11 +4,15 @@ import { SessauthError } from '../errors/sessauth-error.js';
 import type { Logger } from '../logger.js';
 import type { RateSpec } from '../options/options.js';
 import type { RateLimitStore } from '../store/store-port.js';
+import { accountRateKey } from './account-rate-key.js';
 import { clientRateKey } from './rate-limit-key.js';
 
+/** What a budget counts: a client address (`login`, `refresh`), an account (`login_account`), a host's key (`host`). */
+export type ThrottleScope = 'login' | 'refresh' | 'login_account' | 'host';
+
 export interface ThrottleInput {
-  readonly scope: 'login' | 'refresh';
-  /** From `clientRateKey`. */
+  readonly scope: ThrottleScope;
+  /** From `clientRateKey` (or `accountRateKey` for `login_account`). */
   readonly clientKey: string;
   /** Null: throttling disabled for this scope. */
   readonly rate: RateSpec | null;
@@ -32,6 +36,25 @@ export function throttleClient<U>(engine: Engine<U>, scope: 'login' | 'refresh',
 }
 
 /**
+ * One hit of the login's per-account budget (JWT_LOGIN_ACCOUNT_THROTTLE_RATE, off by
+ * default), keyed by a keyed hash of the normalised username. Counted before the
+ * authenticator looks the user up, for existing and unknown usernames alike, so the
+ * answer (429 or not) says nothing about whether the account exists. A body without a
+ * string `username` (a custom login flow) has no account to count.
+ */
+export async function throttleAccount<U>(engine: Engine<U>, username: unknown): Promise<void> {
+  const { options } = engine;
+  if (options.loginAccountThrottle === null || typeof username !== 'string') return;
+  await throttle(engine.rateLimitStore, {
+    scope: 'login_account',
+    clientKey: await accountRateKey(options, options.securityStampKey, username),
+    rate: options.loginAccountThrottle,
+    now: engine.clock.now(),
+    logger: engine.logger,
+  });
+}
+
+/**
  * Counts one hit for the client in a fixed window and throws 429 `rate_limited`
  * (with `retryAfter` in whole seconds, at least 1) once the limit is passed. A
  * store that fails or answers nonsense refuses the request with 503
@@ -41,21 +64,38 @@ export function throttleClient<U>(engine: Engine<U>, scope: 'login' | 'refresh',
 export async function throttle(store: RateLimitStore, input: ThrottleInput): Promise<void> {
   const { rate, now } = input;
   if (rate === null) return;
-  let result: { count: number; resetAt: Date };
+  const result = await countHit(store, input.scope, `throttle:${input.scope}:${input.clientKey}`, rate, now, input.logger);
+  if (result.count > rate.limit) throw new SessauthError('rate_limited', { retryAfter: retryAfterSeconds(result.resetAt, now) });
+}
+
+/**
+ * One hit of `key`'s fixed window on the shared store; a store that fails or answers
+ * nonsense rejects with 503 `service_unavailable` (logged without the key).
+ */
+export async function countHit(
+  store: RateLimitStore,
+  scope: ThrottleScope,
+  key: string,
+  rate: RateSpec,
+  now: Date,
+  logger: Logger,
+): Promise<{ count: number; resetAt: Date }> {
   try {
-    result = await store.hit(`throttle:${input.scope}:${input.clientKey}`, rate.windowSec, now);
+    const result = await store.hit(key, rate.windowSec, now);
     if (!Number.isFinite(result.count) || !Number.isFinite(result.resetAt.getTime())) {
       throw new Error('rate limit store returned an invalid counter');
     }
+    return result;
   } catch (error) {
     // Neither the key nor the error message: both may contain the client's IP.
-    input.logger.error('rate_limiter_failed', { scope: input.scope, error: errorName(error), ...describeStoreFault(error) });
+    logger.error('rate_limiter_failed', { scope, error: errorName(error), ...describeStoreFault(error) });
     throw new SessauthError('service_unavailable', { cause: error });
   }
-  if (result.count > rate.limit) {
-    const seconds = Math.ceil((result.resetAt.getTime() - now.getTime()) / 1000);
-    throw new SessauthError('rate_limited', { retryAfter: Math.max(1, seconds) });
-  }
+}
+
+/** Whole seconds until the window ends, at least 1 (a `Retry-After` value). */
+export function retryAfterSeconds(resetAt: Date, now: Date): number {
+  return Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
 }
 
 function errorName(error: unknown): string {

@@ -4,7 +4,7 @@ import { clientIpOf } from '../http/client-identity.js';
 import { assertJsonContentType, readJsonObject } from '../http/read-json-body.js';
 import { emptyResponse, errorToResponse } from '../http/response.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
-import { throttleClient } from '../rate-limit/throttle.js';
+import { throttleAccount, throttleClient } from '../rate-limit/throttle.js';
 import type { AuthContext } from '../sessauth.js';
 import { endAllSessions } from '../session/end-all-sessions.js';
 
@@ -18,7 +18,8 @@ export type SetPassword<U> = (user: U, newPassword: string) => Promise<void>;
  * A password change for a host route behind the guard: `{"current_password", "new_password"}`.
  * A stolen access token alone cannot change the password: the current one is re-checked
  * through the login's own authenticator, under the login throttle. Order: 415 content type,
- * 429 login throttle, 400 body and new-password length, then 401 `invalid_credentials` for a
+ * 429 login throttle, 400 body and new-password length, 429 the per-account budget (when
+ * JWT_LOGIN_ACCOUNT_THROTTLE_RATE is on), then 401 `invalid_credentials` for a
  * wrong current password; then `setPassword` and every session of the user ends.
  * Always resolves to a response (200 with an empty body on success).
  */
@@ -40,7 +41,9 @@ export async function changePasswordRoute<U>(
       throw new SessauthError('invalid_request');
     }
     const userId = users.idOf(caller.user);
-    const checked = await engine.authenticator({ username: users.usernameOf(caller.user), password: current }, { options });
+    const username = users.usernameOf(caller.user);
+    await throttleAccount(engine, username);
+    const checked = await engine.authenticator({ username, password: current }, { options });
     if (users.idOf(checked) !== userId) throw new SessauthError('invalid_credentials');
     await setPassword(caller.user, next);
     await endAllSessions(engine, userId, 'invalidate_all');

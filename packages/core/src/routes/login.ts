@@ -4,6 +4,7 @@ import { emitLogin, emitLoginFailed } from '../events/emit-session-events.js';
 import { readJsonObject } from '../http/read-json-body.js';
 import { joinedHeader } from '../http/request-headers.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
+import { throttleAccount } from '../rate-limit/throttle.js';
 import { createSession } from '../session/create-session.js';
 import { checkTokenEndpointRequest } from './token-endpoint-checks.js';
 import { tokenResponse } from './token-response.js';
@@ -16,6 +17,9 @@ export async function loginRoute<U>(engine: Engine<U>, request: SessauthRequest)
   // caller whether the password was right without leaving a session behind.
   const userAgent = joinedHeader(request.headers, 'user-agent');
   const remember = rememberOf(body);
+  // The per-account budget, beside the per-address one: before the user is looked up, so
+  // an unknown username spends and answers exactly as an existing one does.
+  await throttleAccount(engine, body.username);
   const user = await engine.authenticator(body, { options: engine.options }).catch((error: unknown) => {
     if (error instanceof SessauthError) emitLoginFailed(engine, error.code, body.username, clientIp);
     throw error;
