@@ -102,6 +102,7 @@ export const ADAPTER_TEST_IDS = [
   'throttle/content-type-first',
   'throttle/csrf-first',
   'throttle/ipv6-prefix',
+  'throttle/login-account',
   'throttle/off',
   // client-ip-suite.ts
   'client-ip/peer',

@@ -108,6 +108,27 @@ export function throttleSuite(kit: SuiteKit): void {
     expect((await login(app, `${otherPrefix}::1`)).status).toBe(200);
   });
 
+  kit.test('throttle/login-account', 'over the per-account rate: 429 for that username from any address, the same for an unknown one', async () => {
+    const app = await kit.start({ ...THROTTLED, loginThrottleRate: '100/min', loginAccountThrottleRate: '2/min' });
+    const attempt = (username: string, password: string, ip: string) =>
+      app.client().post(app.at('/login/'), { json: { username, password }, headers: { 'x-forwarded-for': ip } });
+    expectError(await attempt('alice', 'wrong-1', randomIpv4(app)), 401, 'invalid_credentials');
+    const ok = await attempt('alice', app.users.passwords.alice, randomIpv4(app));
+    expect(ok.status, ok.text).toBe(200);
+    // A third address, the right password: the account's budget is spent.
+    expectRateLimited(await attempt('alice', app.users.passwords.alice, randomIpv4(app)), 60);
+    // The same name in another case or with spaces is the same account.
+    expectRateLimited(await attempt(' ALICE ', app.users.passwords.alice, randomIpv4(app)), 60);
+    // Another account keeps its budget, from an address that just hit the limit.
+    const bob = await attempt('bob', app.users.passwords.bob, randomIpv4(app));
+    expect(bob.status, bob.text).toBe(200);
+    // An unknown username answers exactly as an existing one: 401, 401, then 429.
+    const unknown = `nobody-${random(1_000_000)}`;
+    expectError(await attempt(unknown, 'wrong-1', randomIpv4(app)), 401, 'invalid_credentials');
+    expectError(await attempt(unknown, 'wrong-2', randomIpv4(app)), 401, 'invalid_credentials');
+    expectRateLimited(await attempt(unknown, 'wrong-3', randomIpv4(app)), 60);
+  });
+
   kit.test('throttle/off', "rate '0' disables the throttle", async () => {
     const app = await kit.start({ ...THROTTLED, loginThrottleRate: '0' });
     const ip = randomIpv4(app);
