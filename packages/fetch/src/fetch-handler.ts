@@ -32,6 +32,13 @@ export interface FetchHandler<U> {
   errorResponse(error: unknown): Response;
   /** `auth.changePassword` for a route behind `authenticate` (see @sessauth/core). */
   changePassword(request: Request, caller: AuthContext<U>, setPassword: SetPassword<U>, conn?: ConnInfo): Promise<Response>;
+  /**
+   * A host route's request as the core sees it, for `auth.createSessionFor(userId, { request })`
+   * (client address and User-Agent resolved as the login resolves them). The body is not read.
+   */
+  sessauthRequest(request: Request, conn?: ConnInfo): SessauthRequest;
+  /** A core response (such as `created.response()` of `auth.createSessionFor`) as a `Response`, one Set-Cookie per cookie. */
+  toResponse(response: SessauthResponse): Response;
 }
 
 /** Serves sessauth on standard `Request`/`Response` (Hono, Next.js route handlers, Bun, Deno, workers). */
@@ -65,6 +72,8 @@ export function createFetchHandler<U>(auth: Sessauth<U>, options: FetchHandlerOp
     errorResponse: (error) => toResponse(auth.errorResponse(error)),
     changePassword: async (request, caller, setPassword, conn) =>
       toResponse(await auth.changePassword(translate(request, conn), caller, setPassword)),
+    sessauthRequest: (request, conn) => translate(request, conn),
+    toResponse,
   };
 }
 

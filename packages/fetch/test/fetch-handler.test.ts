@@ -35,6 +35,18 @@ describe('@sessauth/fetch', () => {
     expect((await handler.handle(new Request(`${BASE}/auth/nope/`)))?.status).toBe(404);
   });
 
+  it("sends auth.createSessionFor's login response, with the client facts of a host route's request", async () => {
+    const auth = await testEngine({ refreshTokenTransport: 'cookie', refreshCookieSecure: false, trustedProxyCidrs: ['10.0.0.0/8'] });
+    const handler = createFetchHandler(auth);
+    const signup = new Request(`${BASE}/signup`, { method: 'POST', headers: { 'x-forwarded-for': '203.0.113.5', 'user-agent': 'curl/8.0' } });
+    const created = await auth.createSessionFor('u-alice', { request: handler.sessauthRequest(signup, { remoteAddress: '10.0.0.2' }) });
+    const response = handler.toResponse(created.response());
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ access_token: created.access_token });
+    expect(response.headers.getSetCookie()).toEqual([expect.stringMatching(new RegExp(`^refresh_token=${created.refresh_token};`))]);
+    expect(await auth.listSessions('u-alice')).toEqual([expect.objectContaining({ id: created.session_id, ip_address: '203.0.113.5', user_agent: 'curl/8.0' })]);
+  });
+
   it('writes each Set-Cookie separately', () => {
     const response = toResponse({ status: 200, headers: {}, setCookies: ['a=1; Path=/; HttpOnly', 'b=2, 3; Path=/x'], body: null });
     expect(response.headers.getSetCookie()).toEqual(['a=1; Path=/; HttpOnly', 'b=2, 3; Path=/x']);
