@@ -119,6 +119,23 @@ export class SessauthClient {
     if (!response.ok) throw await this.failure(response);
   }
 
+  /**
+   * Names one of the user's devices ("Work laptop"): trimmed, 1..64 characters, no control
+   * characters (else `invalid_request`); `session_not_found` when it is not one of theirs.
+   * Resolves to the row as `listSessions()` shows it.
+   */
+  async renameSession(sessionId: string, name: string): Promise<SessionInfo> {
+    const response = await this.fetch(this.config.authUrl(`sessions/${encodeURIComponent(sessionId)}/`), {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name }),
+    });
+    if (!response.ok) throw await this.failure(response);
+    const row: unknown = await response.json();
+    if (typeof row !== 'object' || row === null || Array.isArray(row)) throw new SessauthClientError('bad_response', response.status);
+    return row as SessionInfo;
+  }
+
   /** Signs this device out (every tab of it). */
   logout(): Promise<void> {
     return this.endHere('POST', 'logout/');

@@ -122,4 +122,8 @@ export interface SessionInfo {
   location: SessionLocation | null;
   /** True on the row of the session making the request: "this device". */
   is_current: boolean;
+  /** The device name given with `renameSession`; null until named. */
+  name: string | null;
+  /** The session's absolute end (ISO 8601, UTC); null when it never ages out. */
+  expires_at: string | null;
 }

@@ -35,6 +35,19 @@ describe('sessions and signing out', () => {
     expect(b.client.status).toBe('signed-out');
   });
 
+  it('names a device: the row comes back named, the list shows it, and bad input or a wrong id is refused', async () => {
+    const { a, b } = await twoDevices();
+    const row = await a.client.renameSession(b.client.sessionId!, '  Work phone ');
+    expect(row).toMatchObject({ id: b.client.sessionId, name: 'Work phone', is_current: false });
+    const rows = await b.client.listSessions();
+    expect(rows.find((entry) => entry.is_current)?.name).toBe('Work phone');
+    expect(rows.find((entry) => !entry.is_current)?.name).toBeNull();
+    expect(Date.parse(rows[0]!.expires_at!)).toBeGreaterThan(Date.now());
+    await expect(a.client.renameSession(b.client.sessionId!, ' ')).rejects.toMatchObject({ code: 'invalid_request', status: 400 });
+    await expect(a.client.renameSession('no-such-session', 'x')).rejects.toMatchObject({ code: 'session_not_found', status: 404 });
+    expect(a.client.status).toBe('signed-in');
+  });
+
   it('"sign out everywhere" ends both devices', async () => {
     const { a, b } = await twoDevices();
     await a.client.logoutEverywhere();

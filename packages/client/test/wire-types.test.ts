@@ -39,6 +39,8 @@ describe("the client's copy of the wire types is pinned to the core's", () => {
       browser: true,
       location: true,
       is_current: true,
+      name: true,
+      expires_at: true,
     } satisfies Record<keyof SessionInfo, true>;
     expect(rows).toHaveLength(1);
     expect(Object.keys(rows[0]!).sort()).toEqual(Object.keys(declared).sort());

@@ -45,4 +45,13 @@ export interface PublicSession {
   location: Location | null;
   /** True on the row of the session making the request: "this device". */
   is_current: boolean;
+  /** The device name given with `PATCH {prefix}/sessions/{id}/`; null until named. */
+  name: string | null;
+  /** The session's absolute end (ISO 8601, UTC); null for a session that never ages out (JWT_SESSION_EXPIRE_SECONDS=0). */
+  expires_at: string | null;
+}
+
+/** The body of `PATCH {prefix}/sessions/{id}/`: the new device name (trimmed, 1..64 characters, no control characters). */
+export interface RenameSessionRequestBody {
+  name: string;
 }

@@ -224,6 +224,7 @@ describe('the admin listing is opt-in', () => {
       expireAllForUser: (userId, now) => store.expireAllForUser(userId, now),
       listActiveSessions: (userId, now) => store.listActiveSessions(userId, now),
       touchSession: (id, now) => store.touchSession(id, now),
+      renameSession: (id, userId, name, now) => store.renameSession(id, userId, name, now),
       purgeExpired: (now) => store.purgeExpired(now),
     };
     await expect(createHarness({ store: bare as never })).rejects.toThrow(/listSessionsForAdmin/);

@@ -7,6 +7,7 @@ import type { DialectName } from './dialects/sql-dialect.js';
 import { resolveDialect } from './dialects/resolve-dialect.js';
 import { createSessionMigration } from './migrations/0001-create-session.js';
 import { createRateLimitMigration } from './migrations/0002-create-rate-limit.js';
+import { addSessionNameMigration } from './migrations/0003-session-name.js';
 import { tableNames } from './schema.js';
 
 export interface MigrationDdlOptions {
@@ -39,6 +40,7 @@ export async function migrationDdl(dialect: DialectName, options: MigrationDdlOp
   const migrations = {
     '0001-create-session': createSessionMigration(sqlDialect, names),
     '0002-create-rate-limit': createRateLimitMigration(sqlDialect, names),
+    '0003-session-name': addSessionNameMigration(sqlDialect, names),
   };
   const out = [
     `-- sessauth schema for ${dialect}: migrations ${Object.keys(migrations).join(', ')}.`,

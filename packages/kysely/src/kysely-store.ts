@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely';
 import { listSessionsForAdmin } from './admin-listing.js';
 import { createSession } from './create-session.js';
 import { purgeExpired } from './purge-expired.js';
+import { renameSession } from './rename-session.js';
 import { rotateRefresh } from './rotate-refresh.js';
 import { toRecord, type SessionRow } from './session-row.js';
 import { affectedRows, createStoreContext, type KyselyStoreOptions, type StoreContext } from './store-context.js';
@@ -83,6 +84,10 @@ export class KyselySessionStore<DB = unknown> implements SessionStore {
           : queries.expireAllExcept.bind({ userId, now: now.getTime(), exceptId: exceptSessionId });
       return affectedRows(await this.#ctx.db.executeQuery(query));
     });
+  }
+
+  renameSession(id: string, userId: string, name: string, now: Date): Promise<boolean> {
+    return guard('renameSession', this.#ctx.policy, () => renameSession(this.#ctx, id, userId, name, now));
   }
 
   touchSession(id: string, now: Date): Promise<void> {

@@ -3,6 +3,7 @@ import type { DialectName } from './dialects/sql-dialect.js';
 import { resolveDialect } from './dialects/resolve-dialect.js';
 import { createSessionMigration } from './migrations/0001-create-session.js';
 import { createRateLimitMigration } from './migrations/0002-create-rate-limit.js';
+import { addSessionNameMigration } from './migrations/0003-session-name.js';
 import { tableNames } from './schema.js';
 
 export interface MigrateOptions {
@@ -31,6 +32,7 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, options: MigrateOption
   const migrations: Record<string, Migration> = {
     '0001-create-session': createSessionMigration(dialect, names),
     '0002-create-rate-limit': createRateLimitMigration(dialect, names),
+    '0003-session-name': addSessionNameMigration(dialect, names),
   };
   const migrator = new Migrator({
     db,

@@ -22,6 +22,8 @@ export interface SessauthSessionTable {
   browser: string | null;
   /** The `Location` object as JSON text. */
   location: string | null;
+  /** The device name its user gave it (migration 0003-session-name); null until named. */
+  name: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The fixed-window counters table (default name `sessauth_rate_limit`). */

@@ -44,6 +44,7 @@ const SESSION_COLUMNS = [
   'user_agent',
   'browser',
   'location',
+  'name',
 ] as const;
 
 export function prepareSessionQueries(db: Kysely<SessionDb>, table: string, dialect: SqlDialect): SessionQueries {

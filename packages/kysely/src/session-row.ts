@@ -14,6 +14,8 @@ export interface SessionRow {
   user_agent: string | null;
   browser: string | null;
   location: string | null;
+  /** Absent from rows built in memory (a new session has no name). */
+  name?: string | null;
 }
 
 /** The row written for a new session; timestamps become epoch milliseconds. */
@@ -64,6 +66,7 @@ export function toRecord(row: SessionRow): SessionRecord {
     userAgent: row.user_agent,
     browser: row.browser,
     location: parseLocation(row.location),
+    name: row.name ?? null,
   };
 }
 

@@ -1,6 +1,10 @@
 import { Migrator, sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../src/index.js';
+import { resolveDialect } from '../src/dialects/resolve-dialect.js';
+import { KyselySessionStore, migrateToLatest } from '../src/index.js';
+import { createSessionMigration } from '../src/migrations/0001-create-session.js';
+import { createRateLimitMigration } from '../src/migrations/0002-create-rate-limit.js';
+import { tableNames } from '../src/schema.js';
 import { ALL_TARGETS, type TestDatabase } from './support/test-databases.js';
 
 async function indexNamesOf(database: TestDatabase, table: string): Promise<string[]> {
@@ -51,7 +55,42 @@ for (const target of ALL_TARGETS) {
       try {
         const results = await Promise.all([migrateToLatest(db, fresh), migrateToLatest(db, fresh)]);
         const applied = results.map((r) => r.applied).sort((a, b) => b.length - a.length);
-        expect(applied).toEqual([['0001-create-session', '0002-create-rate-limit'], []]);
+        expect(applied).toEqual([['0001-create-session', '0002-create-rate-limit', '0003-session-name'], []]);
+      } finally {
+        for (const t of ['', '_user_lock', '_migration', '_migration_lock']) {
+          await sql`drop table if exists ${sql.table(`${fresh.tableName}${t}`)}`.execute(db);
+        }
+        await sql`drop table if exists ${sql.table(fresh.rateLimitTableName)}`.execute(db);
+      }
+    });
+
+    it('0003-session-name adds a nullable name to a schema at 0002: existing sessions read as unnamed and can be named', async (test) => {
+      if (database === null) return test.skip();
+      const { db, tableName } = ready();
+      const fresh = { tableName: `${tableName}_n`, rateLimitTableName: `${tableName}_nrl` };
+      const names = tableNames(fresh.tableName, fresh.rateLimitTableName);
+      const dialect = resolveDialect(db);
+      try {
+        const upTo0002 = new Migrator({
+          db,
+          provider: {
+            getMigrations: async () => ({
+              '0001-create-session': createSessionMigration(dialect, names),
+              '0002-create-rate-limit': createRateLimitMigration(dialect, names),
+            }),
+          },
+          migrationTableName: names.migration,
+          migrationLockTableName: names.migrationLock,
+        });
+        expect((await upTo0002.migrateToLatest()).error).toBeUndefined();
+        const nowMs = Date.now();
+        await sql`insert into ${sql.table(fresh.tableName)} (id, user_id, refresh_jti, security_stamp, created_at, last_activity_at, expires_at)
+          values ('old-session', 'u1', 'jti', 'stamp', ${nowMs}, ${nowMs}, ${nowMs + 3_600_000})`.execute(db);
+        expect((await migrateToLatest(db, fresh)).applied).toEqual(['0003-session-name']);
+        const store = new KyselySessionStore(db, { tableName: fresh.tableName });
+        expect((await store.findSession('old-session'))?.name).toBeNull();
+        expect(await store.renameSession('old-session', 'u1', 'Old laptop', new Date(nowMs + 1000))).toBe(true);
+        expect((await store.findSession('old-session'))?.name).toBe('Old laptop');
       } finally {
         for (const t of ['', '_user_lock', '_migration', '_migration_lock']) {
           await sql`drop table if exists ${sql.table(`${fresh.tableName}${t}`)}`.execute(db);

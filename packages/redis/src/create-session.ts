@@ -13,6 +13,7 @@ export function copyNewRecord(session: NewSession): SessionRecord {
     expiresAt: new Date(session.expiresAt.getTime()),
     expiredAt: null,
     location: session.location === null ? null : { ...session.location },
+    name: null,
   };
 }
 

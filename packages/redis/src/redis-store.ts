@@ -145,6 +145,14 @@ export class RedisSessionStore implements SessionStore {
     });
   }
 
+  renameSession(id: string, userId: string, name: string, now: Date): Promise<boolean> {
+    return guard('renameSession', this.timeoutMs, async () => {
+      const { client, keys } = this.ctx;
+      const renamed = await runScript(client, SCRIPTS.renameSession, [keys.session(userId, id)], [userId, name, now.getTime()]);
+      return Number(renamed) === 1;
+    });
+  }
+
   touchSession(id: string, now: Date): Promise<void> {
     return guard('touchSession', this.timeoutMs, async () => {
       const { client, keys, owners } = this.ctx;

@@ -51,6 +51,7 @@ export function hashToRecord(hash: Record<string, string>): SessionRecord | null
     userAgent: hash.userAgent ?? null,
     browser: hash.browser ?? null,
     location: hash.location === undefined ? null : (JSON.parse(hash.location) as Location),
+    name: hash.name ?? null,
   };
 }
 

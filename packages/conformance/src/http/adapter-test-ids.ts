@@ -54,6 +54,12 @@ export const ADAPTER_TEST_IDS = [
   'sessions/delete-not-found',
   'sessions/delete-clears-cookie',
   'sessions/delete-unauthenticated',
+  // session-names-suite.ts
+  'sessions/rename',
+  'sessions/rename-not-found',
+  'sessions/rename-bad-input',
+  'sessions/rename-cookie-transport',
+  'sessions/method-not-allowed',
   // logout-suite.ts
   'logout/current',
   'logout/revoked-stays-revoked',

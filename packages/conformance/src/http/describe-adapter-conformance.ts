@@ -22,6 +22,7 @@ import { refreshSuite } from './refresh-suite.js';
 import { refreshTokenSuite } from './refresh-token-suite.js';
 import { rememberSuite } from './remember-suite.js';
 import { seedFlowSuite } from './seed-flow-suite.js';
+import { sessionNamesSuite } from './session-names-suite.js';
 import { sessionsSuite } from './sessions-suite.js';
 import type { SuiteKit } from './suite-kit.js';
 import { throttleSuite } from './throttle-suite.js';
@@ -94,6 +95,7 @@ export function describeAdapterConformance(
     refreshTokenSuite(kit);
     accessTokenSuite(kit);
     sessionsSuite(kit);
+    sessionNamesSuite(kit);
     logoutSuite(kit);
     transportSuite(kit);
     csrfSuite(kit);

@@ -38,7 +38,7 @@ export function sessionsSuite(kit: SuiteKit): void {
     const now = app.clock.now().getTime();
     for (const session of sessions) {
       expect(Object.keys(session).sort()).toEqual(
-        ['browser', 'created_at', 'id', 'ip_address', 'is_current', 'last_activity_at', 'location', 'user_agent'],
+        ['browser', 'created_at', 'expires_at', 'id', 'ip_address', 'is_current', 'last_activity_at', 'location', 'name', 'user_agent'],
       );
       for (const stamp of [session.created_at, session.last_activity_at]) {
         expect(stamp).toMatch(ISO_UTC);

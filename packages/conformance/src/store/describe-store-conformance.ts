@@ -10,6 +10,7 @@ import { listCases } from './cases/list-cases.js';
 import { rotateCases } from './cases/rotate-cases.js';
 import { rotateRaceCases } from './cases/rotate-race-cases.js';
 import { purgeCases, touchCases } from './cases/touch-purge-cases.js';
+import { renameCases } from './cases/rename-cases.js';
 import { unicodeCases } from './cases/unicode-cases.js';
 import { verifyCases } from './cases/verify-cases.js';
 import type { StoreCaseContext } from './store-case-context.js';
@@ -44,6 +45,7 @@ export type StoreTestId =
   | 'expire-all'
   | 'expire-all-except'
   | 'touch'
+  | 'rename'
   | 'purge'
   | 'cap'
   | 'admin'
@@ -73,6 +75,7 @@ const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseCo
   ['expire-all', 'expireAllForUser', expireAllCases],
   ['expire-all-except', 'expireAllForUser keeping one session (exceptSessionId)', expireAllExceptCases],
   ['touch', 'touchSession', touchCases],
+  ['rename', 'renameSession', renameCases],
   ['purge', 'purgeExpired', purgeCases],
   ['cap', 'maxActiveSessions on createSession', capCases],
   ['admin', 'listSessionsForAdmin', adminCases, 'admin-listing'],

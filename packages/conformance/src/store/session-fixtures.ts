@@ -73,6 +73,7 @@ export function expectedRecord(session: NewSession): SessionRecord {
     lastActivityAt: new Date(session.createdAt.getTime()),
     expiredAt: null,
     location: session.location === null ? null : { ...session.location },
+    name: null,
   };
 }
 

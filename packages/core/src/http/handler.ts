@@ -10,6 +10,7 @@ import { loginRoute } from '../routes/login.js';
 import { logoutAllRoute } from '../routes/logout-all.js';
 import { logoutRoute } from '../routes/logout.js';
 import { refreshRoute } from '../routes/refresh.js';
+import { renameSessionRoute } from '../routes/rename-session.js';
 import { errorToResponse } from './response.js';
 import { routablePath } from './request-target.js';
 import { matchRoute } from './router.js';
@@ -54,6 +55,8 @@ export async function handleRequest<U>(engine: Engine<U>, received: SessauthRequ
         return await listSessionsRoute(engine, request);
       case 'delete-session':
         return await deleteSessionRoute(engine, request, match.sessionId);
+      case 'rename-session':
+        return await renameSessionRoute(engine, request, match.sessionId);
       case 'logout':
         return await logoutRoute(engine, request);
       case 'logout-all':

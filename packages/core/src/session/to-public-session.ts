@@ -1,5 +1,6 @@
 import type { SessionRecord } from '../store/store-port.js';
 import type { PublicSession } from '../wire-types.js';
+import { NEVER_EXPIRES } from './create-session.js';
 
 // Declared with the other wire bodies; re-exported for the tests that import it from here.
 export type { PublicSession } from '../wire-types.js';
@@ -15,5 +16,7 @@ export function toPublicSession(session: SessionRecord, currentSessionId: string
     browser: session.browser,
     location: session.location,
     is_current: session.id === currentSessionId,
+    name: session.name ?? null,
+    expires_at: session.expiresAt.getTime() >= NEVER_EXPIRES.getTime() ? null : session.expiresAt.toISOString(),
   };
 }

@@ -22,6 +22,7 @@ function copy(record: SessionRecord): StoredSession {
     expiresAt: new Date(record.expiresAt.getTime()),
     expiredAt: record.expiredAt === null ? null : new Date(record.expiredAt.getTime()),
     location: record.location === null ? null : { ...record.location },
+    name: record.name ?? null,
   };
 }
 
@@ -55,7 +56,7 @@ export class MemorySessionStore implements SessionStore {
       throw new RangeError('MemorySessionStore: maxActiveSessions must be a positive integer');
     }
     if (this.#sessions.has(session.id)) throw new Error('MemorySessionStore: duplicate session id');
-    const stored = copy({ ...session, lastActivityAt: session.createdAt, expiredAt: null });
+    const stored = copy({ ...session, lastActivityAt: session.createdAt, expiredAt: null, name: null });
     this.#sessions.set(stored.id, stored);
     let ids = this.#idsByUser.get(stored.userId);
     if (ids === undefined) this.#idsByUser.set(stored.userId, (ids = new Set()));
@@ -122,6 +123,13 @@ export class MemorySessionStore implements SessionStore {
       revoked += 1;
     }
     return revoked;
+  }
+
+  async renameSession(id: string, userId: string, name: string, now: Date): Promise<boolean> {
+    const stored = this.#sessions.get(id);
+    if (stored === undefined || stored.userId !== userId || !isActiveAt(stored, now.getTime())) return false;
+    stored.name = name;
+    return true;
   }
 
   async touchSession(id: string, now: Date): Promise<void> {

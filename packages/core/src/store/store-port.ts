@@ -21,10 +21,16 @@ export interface SessionRecord {
   readonly userAgent: string | null;
   readonly browser: string | null;
   readonly location: Location | null;
+  /**
+   * The device name its user gave it (`PATCH {prefix}/sessions/{id}/`), trimmed, 1..64
+   * characters; null until named. Optional in the type so older stores still compile; the
+   * stores of this project always set it.
+   */
+  readonly name?: string | null;
 }
 
-/** What login hands to `createSession`. */
-export type NewSession = Omit<SessionRecord, 'expiredAt' | 'lastActivityAt'>;
+/** What login hands to `createSession` (a new session has no name yet). */
+export type NewSession = Omit<SessionRecord, 'expiredAt' | 'lastActivityAt' | 'name'>;
 
 export interface CreateSessionInput {
   readonly session: NewSession;
@@ -129,6 +135,13 @@ export interface SessionStore {
    * is and is not counted: a password change that keeps the device it was made on.
    */
   expireAllForUser(userId: string, now: Date, options?: ExpireAllOptions): Promise<number>;
+
+  /**
+   * Set the device name of one active session owned by `userId` (the caller validated and
+   * trimmed it). False when there is no such session, it is someone else's, or it is not
+   * active at `now` (nothing changes then); true when it is set, even to the name it had.
+   */
+  renameSession(id: string, userId: string, name: string, now: Date): Promise<boolean>;
 
   /**
    * Record activity. Called at most once a minute per session, off the request's

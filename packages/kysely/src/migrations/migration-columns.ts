@@ -44,6 +44,7 @@ export const MIGRATION_COLUMNS: Readonly<Record<string, readonly TableColumns[]>
     { table: 'userLock', columns: ['user_id'], when: (dialect) => dialect.needsUserLockTable },
   ],
   '0002-create-rate-limit': [{ table: 'rateLimit', columns: ['counter_key', 'count', 'reset_at'] }],
+  '0003-session-name': [{ table: 'session', columns: ['name'] }],
 };
 
 /** One expected column and the migration that brings it. */

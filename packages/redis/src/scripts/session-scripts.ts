@@ -5,6 +5,7 @@ import { EXPIRE_ALL_LUA, EXPIRE_SESSION_LUA, TOUCH_SESSION_LUA } from './expire-
 import { LIST_ACTIVE_LUA } from './list-active.lua.js';
 import { PURGE_USER_LUA } from './purge-user.lua.js';
 import { RATE_LIMIT_HIT_LUA } from './rate-limit-hit.lua.js';
+import { RENAME_SESSION_LUA } from './rename-session.lua.js';
 import { ROTATE_REFRESH_LUA } from './rotate-refresh.lua.js';
 
 /** Every script with its key count; hashed once at load. */
@@ -15,6 +16,7 @@ export const SCRIPTS = {
   expireSession: luaScript(EXPIRE_SESSION_LUA, 2),
   expireAll: luaScript(EXPIRE_ALL_LUA, 1),
   touchSession: luaScript(TOUCH_SESSION_LUA, 1),
+  renameSession: luaScript(RENAME_SESSION_LUA, 1),
   listActive: luaScript(LIST_ACTIVE_LUA, 1),
   purgeUser: luaScript(PURGE_USER_LUA, 2),
   rateLimitHit: luaScript(RATE_LIMIT_HIT_LUA, 1),
