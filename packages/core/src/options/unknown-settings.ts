@@ -14,7 +14,7 @@ const KEY_BY_ENV_NAME = new Map<string, SettingKey>(KEYS.map((key) => [SETTING_N
 // Read by other parts of the library from the same environment: known, not typos.
 const OTHER_ENV_NAMES = new Set(['JWT_GEOLOCATION_PROVIDER', 'JWT_GEOLOCATION_THIRD_PARTY_CONSENT']);
 // Fields a ResolvedOptions carries beyond the options (a spread copy passed back in).
-const DERIVED_KEYS = new Set(['loginThrottle', 'refreshThrottle']);
+const DERIVED_KEYS = new Set(['loginThrottle', 'refreshThrottle', 'loginAccountThrottle']);
 
 /**
  * One warning per option key that `SessauthOptions` does not have (a typo such as
