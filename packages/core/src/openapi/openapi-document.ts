@@ -1,0 +1,152 @@
+import { ERROR_STATUS, type ErrorCode } from '../errors/error-codes.js';
+import { ROUTE_TABLE } from '../http/route-table.js';
+import type { RefreshTokenTransport } from '../options/options.js';
+import { ROUTE_DOCS, type DocSettings, type ErrorCase, type RouteDoc } from './route-docs.js';
+import type { HeaderObject, HttpMethodKey, OpenApiDocument, OperationObject, ParameterObject, PathItem, Reference, ResponseObject } from './openapi-types.js';
+import { componentSchemas, errorBodySchema } from './wire-schemas.js';
+import { ref } from './json-schema.js';
+
+/** The settings the description depends on; a `ResolvedOptions` (`auth.options`) fits. */
+export interface OpenApiSettings {
+  /** @default '/auth' */
+  readonly prefix?: string;
+  /** @default 'body' */
+  readonly refreshTokenTransport?: RefreshTokenTransport;
+  /** @default 'refresh_token' */
+  readonly refreshCookieName?: string;
+  /** @default `${prefix}/refresh/` */
+  readonly refreshCookiePath?: string;
+  /** @default 'csrftoken' */
+  readonly csrfCookieName?: string;
+}
+
+const header = (name: string): Reference => ({ $ref: `#/components/headers/${name}` });
+const NO_STORE_HEADERS = { 'Cache-Control': header('CacheControl'), Pragma: header('Pragma') };
+const SET_COOKIE = { 'Set-Cookie': header('SetCookie') };
+
+/**
+ * The OpenAPI 3.1 description of the endpoints for one prefix and refresh-token transport
+ * (cookie names and path too), built from the router's route table, the wire types and the
+ * error table. `openApiDocument(auth.options)` describes a running instance exactly.
+ */
+export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument {
+  const prefix = settings.prefix ?? '/auth';
+  const doc: DocSettings = {
+    transport: settings.refreshTokenTransport ?? 'body',
+    refreshCookieName: settings.refreshCookieName ?? 'refresh_token',
+    refreshCookiePath: settings.refreshCookiePath ?? `${prefix}/refresh/`,
+    csrfCookieName: settings.csrfCookieName ?? 'csrftoken',
+  };
+  const paths: Record<string, PathItem> = {};
+  const ids = new Set<string>();
+  for (const entry of ROUTE_TABLE) {
+    const method = entry.method.toLowerCase() as HttpMethodKey;
+    // One route on two paths (the JWK set) needs two operation ids.
+    let id = camelCase(entry.route);
+    if (ids.has(id)) id = camelCase(`${entry.route} ${entry.path}`);
+    ids.add(id);
+    paths[documentedPath(prefix, entry.path)] = { ...paths[documentedPath(prefix, entry.path)], [method]: operation(id, entry.path, ROUTE_DOCS[entry.route], doc) };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'sessauth',
+      version: '1',
+      description:
+        `Session-backed token authentication, refresh token transport \`${doc.transport}\`. ` +
+        'The trailing slash of every path is optional. Another method on a documented path answers 405 ' +
+        '`method_not_allowed` with `Allow`; another path under the prefix answers 404 `not_found` ' +
+        '(components.responses.MethodNotAllowed and NotFound). Every answer but the JWK set carries ' +
+        '`Cache-Control: no-store` and `Pragma: no-cache`.',
+    },
+    'x-sessauth': { prefix, refreshTokenTransport: doc.transport },
+    paths,
+    components: {
+      schemas: componentSchemas(),
+      responses: {
+        NotFound: errorResponse(['not_found'], {}),
+        MethodNotAllowed: errorResponse(['method_not_allowed'], { Allow: header('Allow') }),
+        InternalError: errorResponse(['internal_error'], {}),
+      },
+      headers: HEADERS,
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT (typ at+jwt)' } },
+    },
+  };
+}
+
+/** The contract's paths end in a slash (optional on the wire); a file name such as `jwks.json` does not. */
+export function documentedPath(prefix: string, path: string): string {
+  return path.slice(path.lastIndexOf('/')).includes('.') ? `${prefix}${path}` : `${prefix}${path}/`;
+}
+
+/** `logout-all` → `logoutAll`. */
+function camelCase(text: string): string {
+  const words = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
+}
+
+function operation(id: string, path: string, doc: RouteDoc, s: DocSettings): OperationObject {
+  const parameters: ParameterObject[] = [
+    ...(path.includes('{id}') ? [{ name: 'id', in: 'path' as const, required: true, description: 'A session id.', schema: { type: 'string' as const } }] : []),
+    ...(doc.reads?.(s) ?? []).map((r) => ({ ...r, required: false, schema: { type: 'string' as const } })),
+  ];
+  const body = doc.requestBody?.(s);
+  const success = doc.success(s);
+  const responses: Record<string, ResponseObject | Reference> = {
+    '200': {
+      description: success.description,
+      headers: {
+        ...(success.cacheable ? { 'Cache-Control': header('PublicCacheControl') } : NO_STORE_HEADERS),
+        ...(success.setCookies.length > 0 ? SET_COOKIE : {}),
+      },
+      ...(success.body === undefined ? {} : { content: { [success.body.mediaType]: { schema: ref(success.body.schema) } } }),
+      ...(success.setCookies.length > 0 ? { 'x-set-cookies': success.setCookies } : {}),
+    },
+  };
+  for (const [status, codes] of byStatus(doc.errors(s))) {
+    const setCookies = status === 401 ? (doc.errorSetCookies?.(s) ?? []) : [];
+    responses[String(status)] = errorResponse(codes, {
+      ...(status === 429 ? { 'Retry-After': header('RetryAfter') } : {}),
+      ...(setCookies.length > 0 ? SET_COOKIE : {}),
+    }, setCookies);
+  }
+  responses['500'] = { $ref: '#/components/responses/InternalError' };
+  return {
+    operationId: id,
+    summary: doc.summary,
+    description: doc.description,
+    ...(doc.bearer ? { security: [{ bearerAuth: [] }] } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(body === undefined ? {} : { requestBody: { required: body.required, content: { 'application/json': { schema: ref(body.schema) } } } }),
+    responses,
+  };
+}
+
+function byStatus(cases: readonly ErrorCase[]): Map<number, ErrorCode[]> {
+  const grouped = new Map<number, ErrorCode[]>();
+  for (const item of cases) {
+    const [code, status] = typeof item === 'string' ? [item, ERROR_STATUS[item]] : item;
+    const codes = grouped.get(status) ?? [];
+    if (!codes.includes(code)) codes.push(code);
+    grouped.set(status, codes);
+  }
+  return new Map([...grouped].sort(([a], [b]) => a - b));
+}
+
+function errorResponse(codes: readonly ErrorCode[], headers: Record<string, Reference>, setCookies: readonly string[] = []): ResponseObject {
+  return {
+    description: codes.map((code) => `\`${code}\``).join(', '),
+    headers: { ...NO_STORE_HEADERS, ...headers },
+    content: { 'application/json': { schema: errorBodySchema(codes) } },
+    ...(setCookies.length > 0 ? { 'x-set-cookies': setCookies } : {}),
+  };
+}
+
+const HEADERS: Record<string, HeaderObject> = {
+  CacheControl: { description: 'Always `no-store`.', schema: { type: 'string', const: 'no-store' } },
+  PublicCacheControl: { description: 'The JWK set is public and cacheable briefly.', schema: { type: 'string' } },
+  Pragma: { description: 'Always `no-cache`.', schema: { type: 'string', const: 'no-cache' } },
+  RetryAfter: { description: 'Seconds until the rate-limit window ends.', schema: { type: 'string' } },
+  Allow: { description: 'The methods of the path.', schema: { type: 'string' } },
+  SetCookie: { description: 'The cookies named in `x-set-cookies` of the answer.', schema: { type: 'string' } },
+};

@@ -1,0 +1,176 @@
+import type { ErrorCode } from '../errors/error-codes.js';
+import type { RefreshTokenTransport } from '../options/options.js';
+import type { RouteName } from '../http/route-table.js';
+
+/** The settings a description depends on. */
+export interface DocSettings {
+  readonly transport: RefreshTokenTransport;
+  readonly refreshCookieName: string;
+  readonly refreshCookiePath: string;
+  readonly csrfCookieName: string;
+}
+
+/** An error an operation can answer; the status defaults to the code's in `ERROR_STATUS`. */
+export type ErrorCase = ErrorCode | readonly [ErrorCode, number];
+
+export interface SuccessDoc {
+  readonly description: string;
+  /** A component schema name and the media type; none for an empty body. */
+  readonly body?: { readonly schema: string; readonly mediaType: string };
+  /** Names of the cookies the answer may set. */
+  readonly setCookies: readonly string[];
+  /** A cacheable answer (no `no-store`). */
+  readonly cacheable?: boolean;
+}
+
+/** How one endpoint is described, per settings. */
+export interface RouteDoc {
+  readonly summary: string;
+  readonly description: string;
+  /** Needs `Authorization: Bearer <access token>`. */
+  readonly bearer: boolean;
+  /** The component schema of the JSON body, if it takes one. */
+  readonly requestBody?: (s: DocSettings) => { readonly schema: string; readonly required: boolean } | undefined;
+  /** Cookies and headers read besides `Authorization`. */
+  readonly reads?: (s: DocSettings) => readonly { readonly in: 'cookie' | 'header'; readonly name: string; readonly description: string }[];
+  readonly success: (s: DocSettings) => SuccessDoc;
+  readonly errors: (s: DocSettings) => readonly ErrorCase[];
+  /** Cookies an error answer may set (the refresh cookie cleared after a dead session). */
+  readonly errorSetCookies?: (s: DocSettings) => readonly string[];
+}
+
+const cookieMode = (s: DocSettings) => s.transport !== 'body';
+
+// The guard of every Bearer endpoint (session/authenticate.ts), a store fault included.
+const GUARD: readonly ErrorCase[] = [
+  'invalid_request',
+  'invalid_token',
+  'expired_token',
+  'invalid_token_type',
+  'invalid_user',
+  'session_not_found',
+  'session_expired',
+  'service_unavailable',
+];
+
+// Login and refresh: 415, 403 CSRF (cookie transports), 429 and a limiter fault, then the body.
+const tokenPrechecks = (s: DocSettings): ErrorCase[] => [
+  'unsupported_media_type',
+  ...(cookieMode(s) ? (['csrf_failed'] as const) : []),
+  'rate_limited',
+  'service_unavailable',
+  'payload_too_large',
+  'invalid_request',
+];
+
+const csrfReads = (s: DocSettings) =>
+  cookieMode(s)
+    ? [
+        { in: 'cookie' as const, name: s.csrfCookieName, description: 'The CSRF secret set by GET csrf/.' },
+        { in: 'header' as const, name: 'X-CSRFToken', description: 'The masked token from GET csrf/ (double submit).' },
+      ]
+    : [];
+
+const clearsCookie = (s: DocSettings) => (cookieMode(s) ? [s.refreshCookieName] : []);
+
+const tokens = (s: DocSettings): SuccessDoc => ({
+  description: cookieMode(s)
+    ? `The token pair: the refresh token in the HttpOnly \`${s.refreshCookieName}\` cookie (Path ${s.refreshCookiePath})${s.transport === 'both' ? ' and in the body' : ''}.`
+    : 'The token pair, both in the body.',
+  body: { schema: 'TokenResponse', mediaType: 'application/json' },
+  setCookies: clearsCookie(s),
+});
+
+const ended = (what: string) => (s: DocSettings): SuccessDoc => ({
+  description: `${what}; empty body.${cookieMode(s) ? ' Clears the refresh cookie.' : ''}`,
+  setCookies: clearsCookie(s),
+});
+
+/**
+ * Every route of the route table, described. Typed by `RouteName`, so a new route does not
+ * compile without its description.
+ */
+export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
+  csrf: {
+    summary: 'Start or keep the CSRF secret and get a fresh mask of it',
+    description: 'Sets the script-readable CSRF cookie (kept if present) and answers its masked token.',
+    bearer: false,
+    reads: (s) => [{ in: 'cookie', name: s.csrfCookieName, description: 'An existing CSRF secret, kept.' }],
+    success: (s) => ({ description: 'The masked token.', body: { schema: 'CsrfResponse', mediaType: 'application/json' }, setCookies: [s.csrfCookieName] }),
+    errors: () => [],
+  },
+  login: {
+    summary: 'Sign in and start a session',
+    description: 'Pre-checks in order: 415, 403 CSRF (cookie transports), 429, empty body (415), then the authenticator.',
+    bearer: false,
+    requestBody: () => ({ schema: 'PasswordLoginRequest', required: true }),
+    reads: csrfReads,
+    success: tokens,
+    errors: (s) => [...tokenPrechecks(s), 'invalid_credentials', 'invalid_user'],
+  },
+  refresh: {
+    summary: 'Rotate the refresh token (single use) and get a new pair',
+    description: 'A refresh token used twice revokes its session (401 token_reuse_detected).',
+    bearer: false,
+    requestBody: (s) => ({ schema: 'RefreshRequest', required: s.transport !== 'cookie' }),
+    reads: (s) => [
+      ...(cookieMode(s) ? [{ in: 'cookie' as const, name: s.refreshCookieName, description: s.transport === 'both' ? 'Used when the body has no token.' : 'The refresh token.' }] : []),
+      ...csrfReads(s),
+    ],
+    success: tokens,
+    errors: (s) => [
+      ...tokenPrechecks(s),
+      'invalid_token',
+      'expired_token',
+      ['invalid_token_type', 400],
+      'invalid_user',
+      'session_not_found',
+      'session_expired',
+      'token_reuse_detected',
+    ],
+    errorSetCookies: clearsCookie,
+  },
+  'list-sessions': {
+    summary: "The caller's active sessions, newest first",
+    description: 'The row of the session making the request has `is_current: true`.',
+    bearer: true,
+    success: () => ({ description: 'The sessions.', body: { schema: 'SessionList', mediaType: 'application/json' }, setCookies: [] }),
+    errors: () => GUARD,
+  },
+  'delete-session': {
+    summary: "Revoke one of the caller's own active sessions",
+    description: "Another user's, an ended, an unknown and a malformed id all answer 404, after authentication.",
+    bearer: true,
+    success: (s) => ({ ...ended('Revoked')(s), description: `Revoked; empty body.${cookieMode(s) ? ' Revoking the current session clears the refresh cookie.' : ''}` }),
+    errors: () => [...GUARD, ['session_not_found', 404]],
+  },
+  'rename-session': {
+    summary: "Name one of the caller's own active sessions (device name)",
+    description: 'Same 404 rules as DELETE. Answers the renamed row as the list shows it.',
+    bearer: true,
+    requestBody: () => ({ schema: 'RenameSessionRequest', required: true }),
+    success: () => ({ description: 'The renamed session.', body: { schema: 'PublicSession', mediaType: 'application/json' }, setCookies: [] }),
+    errors: () => [...GUARD, 'unsupported_media_type', 'payload_too_large', ['session_not_found', 404]],
+  },
+  logout: {
+    summary: 'End the current session',
+    description: 'Expires the session of the presented access token.',
+    bearer: true,
+    success: ended('Ended'),
+    errors: () => GUARD,
+  },
+  'logout-all': {
+    summary: 'End every session of the caller',
+    description: 'Expires all active sessions of the user in one bulk update.',
+    bearer: true,
+    success: ended('Ended'),
+    errors: () => GUARD,
+  },
+  jwks: {
+    summary: 'The public keys that verify the tokens (asymmetric algorithms)',
+    description: 'Current key first, then previous ones. Under HMAC there is no public key: 404 not_found.',
+    bearer: false,
+    success: () => ({ description: 'The JWK set.', body: { schema: 'Jwks', mediaType: 'application/jwk-set+json' }, setCookies: [], cacheable: true }),
+    errors: () => ['not_found'],
+  },
+};

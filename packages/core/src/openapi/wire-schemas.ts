@@ -1,0 +1,110 @@
+import { ERROR_STATUS, type ErrorCode } from '../errors/error-codes.js';
+import type { Location } from '../geo/location.js';
+import { MAX_SESSION_NAME_LENGTH } from '../session/session-name.js';
+import type { PublicJwk, PublicJwks } from '../tokens/key-ring.js';
+import type { CsrfResponseBody, ErrorResponseBody, PublicSession, RenameSessionRequestBody, TokenResponseBody } from '../wire-types.js';
+import { DATE_TIME, NULLABLE_STRING, objectSchema, ref, type JsonSchema } from './json-schema.js';
+
+// The bodies of the endpoints as JSON Schema, each pinned by `objectSchema` to the wire
+// type the core builds it from: a field added there does not compile until described here.
+
+/** Every code of the contract, in the order of the core's table. */
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+/** The body the built-in password authenticator reads (a host's own authenticator may read others). */
+interface PasswordLoginBody {
+  username: string;
+  password: string;
+  remember?: boolean;
+}
+
+/** The refresh body: the token in `body`/`both` transport, `{}` with the cookie. */
+interface RefreshRequestBody {
+  refresh_token?: string | null;
+}
+
+/** An error answer limited to `codes` (the ones an operation can give at one status). */
+export function errorBodySchema(codes: readonly ErrorCode[]): JsonSchema {
+  return objectSchema<ErrorResponseBody>({
+    error_code: { type: 'string', enum: codes },
+    message: { type: 'string', description: 'A fixed text per code; never request data. JWT Ninja sends `error_code` alone.' },
+  });
+}
+
+export function componentSchemas(): Record<string, JsonSchema> {
+  return {
+    CsrfResponse: objectSchema<CsrfResponseBody>({
+      csrf_token: { type: 'string', description: 'The masked CSRF token (64 characters) to send back in `X-CSRFToken`.' },
+    }),
+    TokenResponse: objectSchema<TokenResponseBody>(
+      {
+        access_token: { type: 'string', description: 'The access JWT (`typ` at+jwt), sent as `Authorization: Bearer <token>`.' },
+        refresh_token: { type: 'string', description: 'The refresh JWT (`typ` rt+jwt); in `body` and `both` transport only.' },
+      },
+      { optional: ['refresh_token'] },
+    ),
+    ErrorResponse: errorBodySchema(ERROR_CODES),
+    Location: objectSchema<Location>(
+      {
+        city: { type: 'string' },
+        region: { type: 'string' },
+        country: { type: 'string' },
+        country_code: { type: 'string', description: 'Two-letter code.' },
+        latitude: { type: 'number' },
+        longitude: { type: 'number' },
+      },
+      { optional: ['city', 'region', 'country', 'country_code', 'latitude', 'longitude'] },
+    ),
+    PublicSession: objectSchema<PublicSession>(
+      {
+        id: { type: 'string' },
+        created_at: DATE_TIME,
+        last_activity_at: DATE_TIME,
+        ip_address: { ...NULLABLE_STRING, description: 'Null when JWT_PERSIST_CLIENT_IP is off.' },
+        user_agent: NULLABLE_STRING,
+        browser: { ...NULLABLE_STRING, description: '"<browser> on <OS>" without versions, or null.' },
+        location: { anyOf: [ref('Location'), { type: 'null' }] },
+        is_current: { type: 'boolean', description: 'True on the row of the session making the request.' },
+        name: { ...NULLABLE_STRING, description: 'The device name given with PATCH; null until named.' },
+        expires_at: { type: ['string', 'null'], format: 'date-time', description: 'The absolute end; null when sessions never age out.' },
+      },
+      { description: 'One of the caller\'s active sessions.' },
+    ),
+    SessionList: { type: 'array', items: ref('PublicSession'), description: 'Newest first.' },
+    PasswordLoginRequest: objectSchema<PasswordLoginBody>(
+      {
+        username: { type: 'string' },
+        password: { type: 'string' },
+        remember: { type: 'boolean', description: '`false`: a short session (JWT_SHORT_SESSION_EXPIRE_SECONDS) and a browser-session refresh cookie.' },
+      },
+      {
+        optional: ['remember'],
+        // A host's authenticator reads the parsed body as it likes.
+        additionalProperties: true,
+        description: 'The body of the built-in password authenticator; a host\'s own authenticator may take other fields.',
+      },
+    ),
+    RefreshRequest: objectSchema<RefreshRequestBody>(
+      { refresh_token: { type: ['string', 'null'], description: 'Absent, null or "": the cookie in `both` transport, else 401 invalid_token.' } },
+      { optional: ['refresh_token'], additionalProperties: true },
+    ),
+    RenameSessionRequest: objectSchema<RenameSessionRequestBody>({
+      name: { type: 'string', minLength: 1, maxLength: MAX_SESSION_NAME_LENGTH, description: 'Trimmed; no control, line-separator or bidi characters.' },
+    }),
+    Jwks: objectSchema<PublicJwks>({ keys: { type: 'array', items: ref('Jwk') } }),
+    Jwk: objectSchema<PublicJwk>(
+      {
+        kty: { type: 'string', enum: ['RSA', 'EC', 'OKP'] },
+        kid: { type: 'string' },
+        alg: { type: 'string' },
+        use: { const: 'sig' },
+        n: { type: 'string' },
+        e: { type: 'string' },
+        crv: { type: 'string' },
+        x: { type: 'string' },
+        y: { type: 'string' },
+      },
+      { optional: ['n', 'e', 'crv', 'x', 'y'] },
+    ),
+  };
+}
