@@ -140,6 +140,30 @@ export function describeBrowserClient(adapter: string, browser: Browser | null):
       await Promise.all([laptop.close(), phone.close()]);
     });
 
+    it('"Remember me" unticked gives a browser-session refresh cookie; a device is named from the list', async () => {
+      const context = await newDevice(chromium, LONDON);
+      const page = await openDemo(context, server.origin);
+      await signedOut(page);
+      await page.uncheck('input[name=remember]');
+      await signIn(page, 'bob', 'bob-password');
+      const refreshCookie = (await context.cookies()).find((cookie) => cookie.name === 'refresh_token');
+      expect(refreshCookie?.expires).toBe(-1); // no Max-Age or Expires: it ends with the browser
+
+      page.once('dialog', (dialog) => void dialog.accept('  Work laptop '));
+      await page.click('#sessions tr.current button.rename');
+      await page.waitForFunction(() => document.querySelector('#sessions tr.current td')?.textContent?.startsWith('Work laptop (Chrome on Linux)'),
+        undefined, { timeout: 15_000 });
+      const current = await page.evaluate(() => window.sessauth.listSessions().then((rows) => rows.find((row) => row.is_current)));
+      expect(current?.name).toBe('Work laptop');
+      // Renewed across a token lifetime, the cookie stays a browser-session cookie.
+      await sleep(2_500);
+      expect(await page.evaluate(() => window.sessauth.fetch('/me').then((response) => response.status))).toBe(200);
+      expect((await context.cookies()).find((cookie) => cookie.name === 'refresh_token')?.expires).toBe(-1);
+      expect(await cspViolationsOf(page)).toEqual([]);
+      expect(page.errors).toEqual([]);
+      await context.close();
+    });
+
     it('a refresh whose response is lost signs every tab out (ambiguous) and is never retried', async () => {
       const context = await newDevice(chromium, LONDON);
       const page = await openDemo(context, server.origin);
