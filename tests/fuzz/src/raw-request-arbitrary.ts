@@ -16,6 +16,7 @@ const templates: ReadonlyArray<Omit<RawRequestSpec, 'framing' | 'delivery' | 'ab
   { method: 'POST', target: '/auth/refresh/', headers: [HOST, JSON_TYPE, ['Cookie', 'csrftoken={CSRF_SECRET}; refresh_token={REFRESH}'], ['X-CSRFToken', '{CSRF_TOKEN}']], body: '{}' },
   { method: 'GET', target: '/auth/sessions/', headers: [HOST, BEARER], body: '' },
   { method: 'DELETE', target: '/auth/sessions/{SID}/', headers: [HOST, BEARER], body: '' },
+  { method: 'PATCH', target: '/auth/sessions/{SID}/', headers: [HOST, BEARER, JSON_TYPE], body: '{"name":"Work laptop \u00e9 \ud83d\ude00"}' },
   { method: 'POST', target: '/auth/logout/', headers: [HOST, BEARER], body: '' },
   { method: 'POST', target: '/auth/logout/all/', headers: [HOST, BEARER], body: '' },
   { method: 'GET', target: '/me', headers: [HOST, BEARER], body: '' },
