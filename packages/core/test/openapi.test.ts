@@ -61,6 +61,8 @@ describe('OpenAPI description', () => {
       expect((login.responses['200'] as ResponseObject)['x-set-cookies']).toEqual(['refresh_token']);
     }
     expect((operationOf('/login', 'POST', '/auth', 'body').responses['200'] as ResponseObject)['x-set-cookies']).toBeUndefined();
+    expect(openApiDocument({ refreshTokenTransport: 'cookie' }).components.schemas.TokenResponse?.required).toEqual(['access_token']);
+    expect(openApiDocument({ refreshTokenTransport: 'both' }).components.schemas.TokenResponse?.required).toEqual(['access_token', 'refresh_token']);
     expect(operationOf('/refresh', 'POST', '/auth', 'cookie').requestBody?.required).toBe(false);
     expect(operationOf('/refresh', 'POST', '/auth', 'body').requestBody?.required).toBe(true);
   });

@@ -62,7 +62,7 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
     'x-sessauth': { prefix, refreshTokenTransport: doc.transport },
     paths,
     components: {
-      schemas: componentSchemas(),
+      schemas: componentSchemas(doc.transport),
       responses: {
         NotFound: errorResponse(['not_found'], {}),
         MethodNotAllowed: errorResponse(['method_not_allowed'], { Allow: header('Allow') }),

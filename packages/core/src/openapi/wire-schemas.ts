@@ -1,5 +1,6 @@
 import { ERROR_STATUS, type ErrorCode } from '../errors/error-codes.js';
 import type { Location } from '../geo/location.js';
+import type { RefreshTokenTransport } from '../options/options.js';
 import { MAX_SESSION_NAME_LENGTH } from '../session/session-name.js';
 import type { PublicJwk, PublicJwks } from '../tokens/key-ring.js';
 import type { CsrfResponseBody, ErrorResponseBody, PublicSession, RenameSessionRequestBody, TokenResponseBody } from '../wire-types.js';
@@ -31,18 +32,23 @@ export function errorBodySchema(codes: readonly ErrorCode[]): JsonSchema {
   });
 }
 
-export function componentSchemas(): Record<string, JsonSchema> {
+/** The token pair: the refresh token is in the body in `body` and `both` transport, never in `cookie`. */
+function tokenResponseSchema(transport: RefreshTokenTransport): JsonSchema {
+  const schema = objectSchema<TokenResponseBody>({
+    access_token: { type: 'string', description: 'The access JWT (`typ` at+jwt), sent as `Authorization: Bearer <token>`.' },
+    refresh_token: { type: 'string', description: 'The refresh JWT (`typ` rt+jwt).' },
+  });
+  if (transport !== 'cookie') return schema;
+  const { refresh_token: _inCookie, ...properties } = schema.properties ?? {};
+  return { ...schema, properties, required: ['access_token'] };
+}
+
+export function componentSchemas(transport: RefreshTokenTransport): Record<string, JsonSchema> {
   return {
     CsrfResponse: objectSchema<CsrfResponseBody>({
       csrf_token: { type: 'string', description: 'The masked CSRF token (64 characters) to send back in `X-CSRFToken`.' },
     }),
-    TokenResponse: objectSchema<TokenResponseBody>(
-      {
-        access_token: { type: 'string', description: 'The access JWT (`typ` at+jwt), sent as `Authorization: Bearer <token>`.' },
-        refresh_token: { type: 'string', description: 'The refresh JWT (`typ` rt+jwt); in `body` and `both` transport only.' },
-      },
-      { optional: ['refresh_token'] },
-    ),
+    TokenResponse: tokenResponseSchema(transport),
     ErrorResponse: errorBodySchema(ERROR_CODES),
     Location: objectSchema<Location>(
       {
