@@ -2,6 +2,9 @@ import { describeAdapterConformance } from '@sessauth/conformance';
 import { ADAPTERS } from './adapters.js';
 import { STORES } from './stores.js';
 
+/** The cell whose every answer is validated against `@sessauth/core/openapi` (cheap: embedded store). */
+const OPENAPI_CELL = { adapter: 'express', store: 'sqlite' } as const;
+
 const pick = (env: string | undefined, all: string[]) => (env ? env.split(',').map((s) => s.trim()).filter((s) => all.includes(s)) : all);
 
 /**
@@ -12,6 +15,12 @@ const pick = (env: string | undefined, all: string[]) => (env ? env.split(',').m
 export function describeMatrixRow(adapter: keyof typeof ADAPTERS & string): void {
   if (!pick(process.env.SESSAUTH_ADAPTERS, Object.keys(ADAPTERS)).includes(adapter)) return;
   for (const store of pick(process.env.SESSAUTH_STORES, Object.keys(STORES))) {
-    describeAdapterConformance(`${adapter} x ${store}`, { mountApp: ADAPTERS[adapter]!, makeStore: STORES[store]!() });
+    // One full cell also checks every answer against the core's OpenAPI description.
+    const checkOpenApi = adapter === OPENAPI_CELL.adapter && store === OPENAPI_CELL.store;
+    describeAdapterConformance(
+      `${adapter} x ${store}${checkOpenApi ? ' (answers checked against the OpenAPI description)' : ''}`,
+      { mountApp: ADAPTERS[adapter]!, makeStore: STORES[store]!() },
+      { checkOpenApi },
+    );
   }
 }

@@ -56,4 +56,11 @@ export interface AdapterConformanceOptions {
    * caller's code. Checked by the compiler against `AdapterTestId` / `AdapterTestTopic`.
    */
   skip?: readonly AdapterSkipEntry[];
+  /**
+   * Checks every answer of every test under the prefix against the core's OpenAPI
+   * description (`@sessauth/core/openapi`, for that test's settings): status and error code
+   * declared for the route, body schema, content type, headers and cookie names. Off by
+   * default; one cell of a matrix is enough.
+   */
+  checkOpenApi?: boolean;
 }

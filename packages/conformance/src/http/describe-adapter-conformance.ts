@@ -17,6 +17,8 @@ import { keyRotationSuite } from './key-rotation-suite.js';
 import { loginSuite } from './login-suite.js';
 import { logoutSuite } from './logout-suite.js';
 import { oneAnswerSuite } from './one-answer-suite.js';
+import { openApiViolations } from './openapi/openapi-check.js';
+import { recordResponsesOf, stopRecording, type RecordedResponse } from './openapi/response-recorder.js';
 import { passwordChangeSuite } from './password-change-suite.js';
 import { refreshSuite } from './refresh-suite.js';
 import { refreshTokenSuite } from './refresh-token-suite.js';
@@ -52,6 +54,7 @@ export function describeAdapterConformance(
     let cell: CellParts | null = null;
     const closers: Array<() => Promise<void>> = [];
     const running: TestApp[] = [];
+    const recorded = new Map<TestApp, RecordedResponse[]>();
 
     beforeAll(async () => {
       const opened = await input.makeStore();
@@ -71,6 +74,7 @@ export function describeAdapterConformance(
       await Promise.all(apps.map((app) => app.close()));
       const leaks = apps.flatMap((app) => findLogLeaks(app.logger.lines, app.secrets));
       expect(leaks, 'log lines must not carry a token, password or IP').toEqual([]);
+      if (options.checkOpenApi === true) await checkAgainstOpenApi(apps, recorded);
     });
 
     const kit: SuiteKit = {
@@ -85,6 +89,7 @@ export function describeAdapterConformance(
         if (cell === null) throw new Error('no store: the cell should have been skipped');
         const app = await startTestApp(cell, overrides, extras);
         running.push(app);
+        if (options.checkOpenApi === true) recorded.set(app, recordResponsesOf(app.baseUrl));
         return app;
       },
     };
@@ -114,4 +119,17 @@ export function describeAdapterConformance(
     rememberSuite(kit);
     keyRotationSuite(kit);
   });
+}
+
+/** Each app's recorded answers against the description of that app's settings. */
+async function checkAgainstOpenApi(apps: readonly TestApp[], recorded: Map<TestApp, RecordedResponse[]>): Promise<void> {
+  // Loaded only when asked for, so the kit still loads beside a core without the subpath.
+  const { openApiDocument } = await import('@sessauth/core/openapi');
+  const violations = apps.flatMap((app) => {
+    const records = recorded.get(app) ?? [];
+    recorded.delete(app);
+    stopRecording(app.baseUrl);
+    return openApiViolations(openApiDocument(app.auth.options), records);
+  });
+  expect(violations, 'every answer must follow the OpenAPI description').toEqual([]);
 }

@@ -1,5 +1,6 @@
 import type { CsrfResponseBody, ErrorResponseBody, TokenResponseBody } from '@sessauth/core';
 import { CookieJar, parseSetCookie, type ParsedSetCookie } from './cookie-jar.js';
+import { cookieNames, recordResponse } from './openapi/response-recorder.js';
 
 export interface SendOptions {
   /** Serialised as the body; the content type defaults to application/json. */
@@ -94,9 +95,22 @@ export class HttpClient {
     if (options.csrf === true && this.csrfToken !== undefined) headers.set('x-csrftoken', this.csrfToken);
     const cookie = options.cookies === false ? undefined : this.jar.headerFor(path);
     if (cookie !== undefined && !headers.has('cookie')) headers.set('cookie', cookie);
-    const response = await fetch(new URL(path, this.baseUrl), { method, headers, body, redirect: 'manual' });
+    const url = new URL(path, this.baseUrl);
+    const response = await fetch(url, { method, headers, body, redirect: 'manual' });
     const text = await response.text();
     const setCookies = response.headers.getSetCookie().map(parseSetCookie);
+    const seenHeaders: Record<string, string> = {};
+    // Set-Cookie lines are recorded by name below, not joined here.
+    response.headers.forEach((value, name) => {
+      if (name !== 'set-cookie') seenHeaders[name] = value;
+    });
+    recordResponse(url, {
+      method,
+      status: response.status,
+      headers: seenHeaders,
+      text,
+      setCookieNames: cookieNames(response.headers.getSetCookie()),
+    });
     this.jar.store(setCookies, path);
     const parsed = parseJson(text);
     this.remember(parsed, setCookies);

@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
+import { cookieNames, recordResponse } from './openapi/response-recorder.js';
 
 export interface RawResult {
   readonly status: number;
@@ -34,7 +35,12 @@ export function rawRequest(
         } catch {
           errorCode = undefined;
         }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, errorCode });
+        const status = res.statusCode ?? 0;
+        const headers = Object.entries(res.headers).flatMap(([name, value]) =>
+          name === 'set-cookie' || value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value] as const],
+        );
+        recordResponse(new URL(path, baseUrl), { method, status, headers: Object.fromEntries(headers), text, setCookieNames: cookieNames(res.headers['set-cookie'] ?? []) });
+        resolve({ status, headers: res.headers, text, errorCode });
       });
     });
     outgoing.on('error', reject);
