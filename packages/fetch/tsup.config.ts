@@ -1,3 +1,3 @@
 import { libraryBuild } from '../../tsup.library.js';
 
-export default libraryBuild({ index: 'src/index.ts', hono: 'src/hono.ts' });
+export default libraryBuild({ index: 'src/index.ts', hono: 'src/hono.ts', next: 'src/next.ts' });

@@ -1,0 +1,81 @@
+import { SessauthError, type AuthContext, type Sessauth } from '@sessauth/core';
+import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js';
+
+// No import from `next`: these are plain Fetch functions, which is what an App Router
+// route handler is, so the package needs no Next.js at install or at type-check time.
+
+/** The engine, or the promise `createSessauth` returns (a module-scope `lib/auth.ts` exports either). */
+export type SessauthSource<U> = Sessauth<U> | PromiseLike<Sessauth<U>>;
+
+/** An App Router route handler: Next passes a `NextRequest` (a `Request`) and a context this one ignores. */
+export type NextRouteHandler = (request: Request) => Promise<Response>;
+
+/** The exports of `app/auth/[...sessauth]/route.ts`. */
+export interface NextRouteHandlers {
+  readonly GET: NextRouteHandler;
+  readonly POST: NextRouteHandler;
+  readonly DELETE: NextRouteHandler;
+  readonly PATCH: NextRouteHandler;
+  readonly OPTIONS: NextRouteHandler;
+}
+
+/** What `headers()` of `next/headers` returns, or any `Headers`. */
+export interface HeadersLike {
+  get(name: string): string | null;
+}
+
+/**
+ * The route handlers of a catch-all route under the API prefix (and, with the admin
+ * listing on, one under the admin prefix): `export const { GET, POST, DELETE, PATCH,
+ * OPTIONS } = nextRouteHandlers(auth)`. Route handlers see no socket, so the peer
+ * address is unknown unless `options.getPeerAddress` names it (see the README).
+ */
+export function nextRouteHandlers<U>(auth: SessauthSource<U>, options: FetchHandlerOptions = {}): NextRouteHandlers {
+  // Built on the first request, not at import: `next build` imports route modules, and
+  // a rejected engine promise must not surface as an unhandled rejection there.
+  let pending: Promise<FetchHandler<U>> | undefined;
+  const handlerOf = (): Promise<FetchHandler<U>> => (pending ??= Promise.resolve(auth).then((engine) => createFetchHandler(engine, options)));
+  const serve: NextRouteHandler = async (request) => {
+    const handler = await handlerOf();
+    // Null: the catch-all sits outside the prefix (a misplaced route file); the core's 404.
+    return (await handler.handle(request)) ?? handler.errorResponse(new SessauthError('not_found'));
+  };
+  return {
+    GET: serve,
+    POST: serve,
+    DELETE: serve,
+    PATCH: serve,
+    // The core leaves preflights to the host's CORS layer; a same-origin page never sends
+    // one, so this only says which methods exist (what Next answers by default).
+    OPTIONS: async () => new Response(null, { status: 204, headers: { allow: 'GET, POST, DELETE, PATCH, OPTIONS' } }),
+  };
+}
+
+/**
+ * The caller's session for a server component (`await headers()`), a route handler or
+ * middleware (the `Request`): the guard of host routes on the `Authorization: Bearer`
+ * header. Null when there is no header, or the token is bad, expired or its session
+ * ended (every 401 of the guard); any other failure, such as a store fault, rejects.
+ */
+export async function getSession<U>(auth: SessauthSource<U>, source: Request | HeadersLike): Promise<AuthContext<U> | null> {
+  const headers = isRequest(source) ? source.headers : source;
+  const authorization = headers.get('authorization');
+  if (authorization === null) return null;
+  const engine = await auth;
+  try {
+    return await engine.authenticate({ authorization: [authorization] });
+  } catch (error) {
+    if (isUnauthenticated(error)) return null;
+    throw error;
+  }
+}
+
+function isRequest(source: Request | HeadersLike): source is Request {
+  return typeof (source as Partial<Request>).headers?.get === 'function';
+}
+
+// By name as well as class: a bundler may hold a second copy of the core.
+function isUnauthenticated(error: unknown): boolean {
+  const candidate = error as Partial<SessauthError> | null;
+  return (error instanceof SessauthError || candidate?.name === 'SessauthError') && candidate?.status === 401;
+}
