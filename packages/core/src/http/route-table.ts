@@ -19,7 +19,7 @@ export const ROUTE_TABLE = [
   { route: 'jwks', method: 'GET', path: '/.well-known/jwks.json' },
 ] as const satisfies readonly RouteEntry[];
 
-export interface RouteEntry {
+interface RouteEntry {
   readonly route: string;
   readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;

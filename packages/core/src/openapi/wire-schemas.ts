@@ -10,7 +10,7 @@ import { DATE_TIME, NULLABLE_STRING, objectSchema, ref, type JsonSchema } from '
 // type the core builds it from: a field added there does not compile until described here.
 
 /** Every code of the contract, in the order of the core's table. */
-export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
 /** The body the built-in password authenticator reads (a host's own authenticator may read others). */
 interface PasswordLoginBody {
