@@ -4,8 +4,12 @@ import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from 
 // No import from `next`: these are plain Fetch functions, which is what an App Router
 // route handler is, so the package needs no Next.js at install or at type-check time.
 
-/** The engine, or the promise `createSessauth` returns (a module-scope `lib/auth.ts` exports either). */
-export type SessauthSource<U> = Sessauth<U> | PromiseLike<Sessauth<U>>;
+/**
+ * The engine, the promise `createSessauth` returns, or a function giving either. The
+ * function form is read on first use only: `next build` imports route modules, and an
+ * engine built at import would read settings the build does not have.
+ */
+export type SessauthSource<U> = Sessauth<U> | PromiseLike<Sessauth<U>> | (() => Sessauth<U> | PromiseLike<Sessauth<U>>);
 
 /** An App Router route handler: Next passes a `NextRequest` (a `Request`) and a context this one ignores. */
 export type NextRouteHandler = (request: Request) => Promise<Response>;
@@ -34,7 +38,7 @@ export function nextRouteHandlers<U>(auth: SessauthSource<U>, options: FetchHand
   // Built on the first request, not at import: `next build` imports route modules, and
   // a rejected engine promise must not surface as an unhandled rejection there.
   let pending: Promise<FetchHandler<U>> | undefined;
-  const handlerOf = (): Promise<FetchHandler<U>> => (pending ??= Promise.resolve(auth).then((engine) => createFetchHandler(engine, options)));
+  const handlerOf = (): Promise<FetchHandler<U>> => (pending ??= engineOf(auth).then((engine) => createFetchHandler(engine, options)));
   const serve: NextRouteHandler = async (request) => {
     const handler = await handlerOf();
     // Null: the catch-all sits outside the prefix (a misplaced route file); the core's 404.
@@ -61,13 +65,17 @@ export async function getSession<U>(auth: SessauthSource<U>, source: Request | H
   const headers = isRequest(source) ? source.headers : source;
   const authorization = headers.get('authorization');
   if (authorization === null) return null;
-  const engine = await auth;
+  const engine = await engineOf(auth);
   try {
     return await engine.authenticate({ authorization: [authorization] });
   } catch (error) {
     if (isUnauthenticated(error)) return null;
     throw error;
   }
+}
+
+function engineOf<U>(source: SessauthSource<U>): Promise<Sessauth<U>> {
+  return Promise.resolve(typeof source === 'function' ? source() : source);
 }
 
 function isRequest(source: Request | HeadersLike): source is Request {
