@@ -32,7 +32,7 @@ describe('resolveOptions: defaults', () => {
       loginThrottle: { limit: 5, windowSec: 60 }, refreshThrottle: { limit: 30, windowSec: 60 },
       throttleIpv6Prefix: 64, trustedProxyCidrs: [], persistClientIp: true, maxUsernameLength: 254,
       maxPasswordLength: 1024, maxTokenLength: 8192, maxForwardedHeaderLength: 2048, maxForwardedHops: 10,
-      maxBodyBytes: 16_384, geolocationTimeoutMs: 1500, activityUpdateIntervalSeconds: 60,
+      maxBodyBytes: 16_384, geolocationTimeoutMs: 1500, storeBudgetMs: 5000, activityUpdateIntervalSeconds: 60,
       prefix: '/auth', adminPrefix: '/admin/sessauth/session', customClaims: undefined,
     });
   });

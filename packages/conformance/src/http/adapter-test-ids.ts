@@ -124,6 +124,7 @@ export const ADAPTER_TEST_IDS = [
   // faults-suite.ts
   'faults/store-down',
   'faults/limiter-down',
+  'faults/store-budget',
   // hostile-input-suite.ts
   'hostile/login-bodies',
   'hostile/non-utf8',

@@ -18,6 +18,21 @@ function switchableStore(inner: SessionStore, fault: { on: boolean }): SessionSt
   });
 }
 
+/** The cell's store, each call answered `delay.ms` late (a slow database), its work done meanwhile. */
+function slowStore(inner: SessionStore, delay: { ms: number }): SessionStore {
+  return new Proxy(inner, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        const result: unknown = await (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (delay.ms > 0) await new Promise((resolve) => setTimeout(resolve, delay.ms));
+        return result;
+      };
+    },
+  });
+}
+
 const brokenLimiter: RateLimitStore = {
   hit: () => Promise.reject(new StoreUnavailableError('conformance: the limiter is down')),
 };
@@ -53,6 +68,32 @@ export function faultsSuite(kit: SuiteKit): void {
     fault.on = false;
     expect((await app.refresh(alice.client, alice.refresh)).status).toBe(200);
     expect((await other.client.get('/me', { bearer: other.access })).status).toBe(200);
+  });
+
+  kit.test('faults/store-budget', 'the store calls of one request share one budget: two slow calls in a row answer 503 at its end', async () => {
+    const delay = { ms: 0 };
+    // Each call is well inside the budget; two in a row (authenticate, then revoke) are not.
+    const app = await kit.start({ storeBudgetMs: 400 }, { wrapStore: (store) => slowStore(store, delay) });
+    const alice = await app.login('alice');
+    const other = await app.login('alice');
+    delay.ms = 300;
+    const auth = { bearer: alice.access };
+    const deleted = await alice.client.delete(app.at(`/sessions/${other.sessionId}/`), auth);
+    expectError(deleted, 503, 'service_unavailable');
+    expect(deleted.text).toBe(SERVICE_UNAVAILABLE_BODY);
+    expect(app.logger.lines.some((line) => line.includes('store_unavailable'))).toBe(true);
+    // The revocation went on after the answer, as one whose answer was lost on the way does.
+    delay.ms = 0;
+    await expect.poll(async () => (await other.client.get('/me', { bearer: other.access })).status, { timeout: 5000 }).toBe(401);
+
+    // The same slow store inside a budget that fits both calls: served.
+    const roomy = await kit.start({ storeBudgetMs: 5000 }, { wrapStore: (store) => slowStore(store, delay) });
+    const bob = await roomy.login('alice');
+    const bobOther = await roomy.login('alice');
+    delay.ms = 300;
+    const served = await bob.client.delete(roomy.at(`/sessions/${bobOther.sessionId}/`), { bearer: bob.access });
+    expect(served.status).toBeLessThan(300);
+    delay.ms = 0;
   });
 
   kit.test('faults/limiter-down', 'a rate limiter that fails denies login and refresh with 503, never 429 and never unthrottled', async () => {

@@ -11,9 +11,10 @@ import { logoutAllRoute } from '../routes/logout-all.js';
 import { logoutRoute } from '../routes/logout.js';
 import { refreshRoute } from '../routes/refresh.js';
 import { renameSessionRoute } from '../routes/rename-session.js';
+import { RequestStoreBudget } from '../store/request-store-budget.js';
 import { errorToResponse } from './response.js';
 import { routablePath } from './request-target.js';
-import { matchRoute } from './router.js';
+import { matchRoute, type RouteMatch } from './router.js';
 import type { SessauthRequest, SessauthResponse } from './sessauth-request.js';
 
 /** The API prefix or the admin prefix holds `target` (query ignored, dot segments resolved). */
@@ -39,6 +40,16 @@ export async function handleRequest<U>(engine: Engine<U>, received: SessauthRequ
   }
   const match = matchRoute(request.method.toUpperCase(), request.path, engine.options.prefix);
   if (match.kind === 'not-ours') return null;
+  return dispatch(withStoreBudget(engine), request, match);
+}
+
+/** The engine as one request sees it: its store calls share one budget (see RequestStoreBudget). */
+function withStoreBudget<U>(engine: Engine<U>): Engine<U> {
+  const budget = new RequestStoreBudget(engine.options.storeBudgetMs);
+  return { ...engine, store: budget.bound(engine.store), rateLimitStore: budget.bound(engine.rateLimitStore) };
+}
+
+async function dispatch<U>(engine: Engine<U>, request: SessauthRequest, match: Exclude<RouteMatch, { kind: 'not-ours' }>): Promise<SessauthResponse> {
   try {
     if (match.kind === 'not-found') throw new SessauthError('not_found');
     if (match.kind === 'method-not-allowed') {

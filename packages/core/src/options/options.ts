@@ -126,6 +126,13 @@ export interface SessauthOptions {
   maxBodyBytes?: number;
   /** JWT_GEOLOCATION_TIMEOUT_MS. @default 1500 */
   geolocationTimeoutMs?: number;
+  /**
+   * JWT_STORE_BUDGET_MS. How long one request may wait on the stores, all its calls together
+   * (a login's throttle and its session write, a refresh's throttle and its rotation); past it
+   * the request answers 503 at once. Each store also bounds each call (the Kysely stores' own
+   * deadline is 5000 ms), but two calls in a row could take twice that. @default 5000
+   */
+  storeBudgetMs?: number;
   /** JWT_ACTIVITY_UPDATE_INTERVAL_SECONDS. `last_activity_at` is written at most this often. @default 60 */
   activityUpdateIntervalSeconds?: number;
   /**

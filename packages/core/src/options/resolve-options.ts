@@ -130,6 +130,7 @@ export function resolveOptions(options: SessauthOptions, { logger = consoleSetti
     maxForwardedHops: int('maxForwardedHops', o.maxForwardedHops, 10, 1, 64),
     maxBodyBytes: int('maxBodyBytes', o.maxBodyBytes, 16_384, 1024, 1_048_576),
     geolocationTimeoutMs: int('geolocationTimeoutMs', o.geolocationTimeoutMs, 1500, 1, 60_000),
+    storeBudgetMs: int('storeBudgetMs', o.storeBudgetMs, 5000, 100, 60_000),
     activityUpdateIntervalSeconds,
     sessionIdleSeconds,
     prefix,

@@ -44,6 +44,7 @@ export const SETTING_NAMES = {
   maxForwardedHops: 'JWT_MAX_FORWARDED_HOPS',
   maxBodyBytes: 'JWT_MAX_BODY_BYTES',
   geolocationTimeoutMs: 'JWT_GEOLOCATION_TIMEOUT_MS',
+  storeBudgetMs: 'JWT_STORE_BUDGET_MS',
   activityUpdateIntervalSeconds: 'JWT_ACTIVITY_UPDATE_INTERVAL_SECONDS',
   sessionIdleSeconds: 'JWT_SESSION_IDLE_SECONDS',
   prefix: 'JWT_AUTH_PREFIX',

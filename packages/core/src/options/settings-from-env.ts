@@ -18,7 +18,7 @@ const KINDS: Readonly<Record<EnvKey, Kind>> = {
   throttleIpv6Prefix: 'int', trustedProxyCidrs: 'list', persistClientIp: 'bool',
   maxUsernameLength: 'int', maxPasswordLength: 'int', maxTokenLength: 'int',
   maxForwardedHeaderLength: 'int', maxForwardedHops: 'int', maxBodyBytes: 'int',
-  geolocationTimeoutMs: 'int', activityUpdateIntervalSeconds: 'int', sessionIdleSeconds: 'int', prefix: 'string', adminPrefix: 'string',
+  geolocationTimeoutMs: 'int', storeBudgetMs: 'int', activityUpdateIntervalSeconds: 'int', sessionIdleSeconds: 'int', prefix: 'string', adminPrefix: 'string',
 };
 
 const SAME_SITE: Readonly<Record<string, 'Strict' | 'Lax' | 'None'>> = { strict: 'Strict', lax: 'Lax', none: 'None' };

@@ -1,0 +1,52 @@
+import { StoreUnavailableError } from '../errors/sessauth-error.js';
+import type { RateLimitStore, SessionStore } from './store-port.js';
+
+/**
+ * One request's store calls share one deadline: the budget starts with the first call
+ * and every later call gets only what is left. A store bounds each call by itself, but
+ * a login (throttle, then the session write) or a refresh (throttle, then the rotation)
+ * makes two calls in a row, and under a slow database each could take the store's whole
+ * deadline. Past the budget the call is answered at once with StoreUnavailableError
+ * (503); the store's own call goes on in the background until its own deadline, as an
+ * answer lost on the way would (a client must not retry an ambiguous refresh anyway).
+ */
+export class RequestStoreBudget {
+  #deadline: number | undefined;
+
+  constructor(private readonly budgetMs: number) {}
+
+  /** Elapsed real time, whatever the engine's clock says (tests move that one). */
+  private now(): number {
+    return performance.now();
+  }
+
+  /** `store` with every method bounded by what is left of this request's budget. */
+  bound<S extends SessionStore | RateLimitStore>(store: S): S {
+    return new Proxy(store, {
+      get: (target, key, receiver) => {
+        const value: unknown = Reflect.get(target, key, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => this.#within(String(key), () => (value as (...a: unknown[]) => unknown).apply(target, args));
+      },
+    });
+  }
+
+  #within(operation: string, call: () => unknown): unknown {
+    this.#deadline ??= this.now() + this.budgetMs;
+    const left = this.#deadline - this.now();
+    if (left <= 0) return Promise.reject(exhausted(operation, this.budgetMs));
+    const result = call();
+    if (!(result instanceof Promise)) return result;
+    // The loser of the race must not surface as an unhandled rejection.
+    result.catch(() => undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(exhausted(operation, this.budgetMs)), left);
+    });
+    return Promise.race([result, expired]).finally(() => clearTimeout(timer));
+  }
+}
+
+function exhausted(operation: string, budgetMs: number): StoreUnavailableError {
+  return new StoreUnavailableError(`the request's store budget of ${budgetMs} ms ran out during ${operation}`, { operation });
+}
