@@ -58,8 +58,9 @@ export function nextRouteHandlers<U>(auth: SessauthSource<U>, options: FetchHand
 /**
  * The caller's session for a server component (`await headers()`), a route handler or
  * middleware (the `Request`): the guard of host routes on the `Authorization: Bearer`
- * header. Null when there is no header, or the token is bad, expired or its session
- * ended (every 401 of the guard); any other failure, such as a store fault, rejects.
+ * header. Null when there is no header, it is no Bearer token, or the token is bad,
+ * expired or its session ended (the guard's 400 and 401s); any other failure, such as a
+ * store fault, rejects.
  */
 export async function getSession<U>(auth: SessauthSource<U>, source: Request | HeadersLike): Promise<AuthContext<U> | null> {
   const headers = isRequest(source) ? source.headers : source;
@@ -69,7 +70,7 @@ export async function getSession<U>(auth: SessauthSource<U>, source: Request | H
   try {
     return await engine.authenticate({ authorization: [authorization] });
   } catch (error) {
-    if (isUnauthenticated(error)) return null;
+    if (isNoSession(error)) return null;
     throw error;
   }
 }
@@ -82,8 +83,10 @@ function isRequest(source: Request | HeadersLike): source is Request {
   return typeof (source as Partial<Request>).headers?.get === 'function';
 }
 
-// By name as well as class: a bundler may hold a second copy of the core.
-function isUnauthenticated(error: unknown): boolean {
+// The guard's 401s (bad, expired, ended) and its 400 for an Authorization header that
+// is no Bearer token (Basic for something else): client input, so no session rather than
+// an error page. By name as well as class: a bundler may hold a second copy of the core.
+function isNoSession(error: unknown): boolean {
   const candidate = error as Partial<SessauthError> | null;
-  return (error instanceof SessauthError || candidate?.name === 'SessauthError') && candidate?.status === 401;
+  return (error instanceof SessauthError || candidate?.name === 'SessauthError') && (candidate?.status === 401 || candidate?.status === 400);
 }

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { SessauthError, type Sessauth } from '@sessauth/core';
+import { createAdapterTestEngine as testEngine } from '@sessauth/conformance';
+import { getSession, nextRouteHandlers } from '../src/next.js';
+
+const BASE = 'http://app.test';
+const login = (): Request =>
+  new Request(`${BASE}/auth/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'alice', password: 'pw' }) });
+
+describe('@sessauth/fetch/next', () => {
+  it('serves the endpoints from the route exports and builds the engine once, on the first request', async () => {
+    const engine = testEngine();
+    let built = 0;
+    const routes = nextRouteHandlers(() => (built++, engine));
+    expect(built).toBe(0);
+    const answer = await routes.POST(login());
+    expect(answer.status).toBe(200);
+    const { access_token: token } = (await answer.json()) as { access_token: string };
+    const sessions = await routes.GET(new Request(`${BASE}/auth/sessions/`, { headers: { authorization: `Bearer ${token}` } }));
+    expect(sessions.status).toBe(200);
+    expect(built).toBe(1);
+  });
+
+  it("answers the core's JSON 404 outside the prefix and OPTIONS with the methods", async () => {
+    const routes = nextRouteHandlers(await testEngine());
+    const outside = await routes.GET(new Request(`${BASE}/elsewhere/login/`));
+    expect(outside.status).toBe(404);
+    expect(await outside.json()).toMatchObject({ error_code: 'not_found' });
+    const options = await routes.OPTIONS(new Request(`${BASE}/auth/login/`, { method: 'OPTIONS' }));
+    expect(options.status).toBe(204);
+    expect(options.headers.get('allow')).toBe('GET, POST, DELETE, PATCH, OPTIONS');
+  });
+
+  it('getSession reads the bearer from a Request or from Headers, and is null for none or a bad one', async () => {
+    const auth = await testEngine();
+    const { access_token: token } = (await (await nextRouteHandlers(auth).POST(login())).json()) as { access_token: string };
+    const headers = new Headers({ authorization: `Bearer ${token}` });
+    expect((await getSession(auth, new Request(`${BASE}/me`, { headers })))?.user).toMatchObject({ id: expect.any(String) });
+    expect((await getSession(Promise.resolve(auth), headers))?.claims.sub).toEqual(expect.any(String));
+    expect(await getSession(auth, new Headers())).toBeNull();
+    expect(await getSession(auth, new Headers({ authorization: 'Bearer not.a.token' }))).toBeNull();
+    expect(await getSession(auth, new Headers({ authorization: 'Basic YWxpY2U6cHc=' }))).toBeNull();
+  });
+
+  it('getSession rejects on anything but a 401, such as a store fault (fail closed)', async () => {
+    const auth = await testEngine();
+    const faulty = { ...auth, authenticate: () => Promise.reject(new SessauthError('service_unavailable')) } as Sessauth<unknown>;
+    await expect(getSession(faulty, new Headers({ authorization: 'Bearer x' }))).rejects.toMatchObject({ status: 503 });
+  });
+});
