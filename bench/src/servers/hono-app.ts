@@ -21,6 +21,7 @@ export function listenHono(target: Target): Promise<Server> {
       const response = await handler.handle(c.req.raw, { remoteAddress: c.env.incoming.socket.remoteAddress });
       if (response !== null) return response;
       await next();
+      return undefined;
     });
     app.get(ROUTE, async (c) => {
       try {

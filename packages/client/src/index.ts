@@ -6,7 +6,7 @@ export type {
   SessauthClientEvents,
   SessauthClientEventName,
   ClientStatus,
-  EventSource,
+  TabSource,
   RefreshTransport,
   SignOutReason,
   TokenStorage,

@@ -1,6 +1,6 @@
 import type { AccessToken } from './access-token.js';
 import type { Emitter } from './events.js';
-import type { ClientStatus, EventSource, SignOutReason } from './types.js';
+import type { ClientStatus, TabSource, SignOutReason } from './types.js';
 
 /**
  * What this tab knows: its access token (memory only), whether it is signed in,
@@ -21,14 +21,14 @@ export class SessionState {
   ) {}
 
   /** A token from a login (here or in another tab) starts a session. */
-  signIn(token: AccessToken, source: EventSource, gen: number): void {
+  signIn(token: AccessToken, source: TabSource, gen: number): void {
     this.set(token, gen);
     this.emitter.emit('signed-in', { via: source === 'this-tab' ? 'login' : 'other-tab', expiresAt: new Date(token.expiresAt) });
     this.changed();
   }
 
   /** A refreshed (or another tab's) token for the current session. */
-  renew(token: AccessToken, source: EventSource, gen: number): void {
+  renew(token: AccessToken, source: TabSource, gen: number): void {
     const wasSignedIn = this.status === 'signed-in';
     this.set(token, gen);
     const expiresAt = new Date(token.expiresAt);
@@ -42,7 +42,7 @@ export class SessionState {
    * a session (status `unknown`) and finds none says nothing; a reuse or an
    * ambiguous outcome is always reported.
    */
-  signOut(reason: SignOutReason, source: EventSource, gen: number): boolean {
+  signOut(reason: SignOutReason, source: TabSource, gen: number): boolean {
     this.generation = Math.max(this.generation, gen);
     if (this.status === 'signed-out') {
       for (const waiter of [...this.waiters]) waiter();

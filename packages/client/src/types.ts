@@ -30,13 +30,13 @@ export type SignOutReason =
   | 'ambiguous';
 
 /** Which tab caused an event: this one, or another tab of the same origin. */
-export type EventSource = 'this-tab' | 'other-tab';
+export type TabSource = 'this-tab' | 'other-tab';
 
 /** The typed events of `client.on(...)`. */
 export interface SessauthClientEvents {
   'signed-in': { readonly via: 'login' | 'restore' | 'other-tab'; readonly expiresAt: Date };
-  refreshed: { readonly source: EventSource; readonly expiresAt: Date };
-  'signed-out': { readonly reason: SignOutReason; readonly source: EventSource };
+  refreshed: { readonly source: TabSource; readonly expiresAt: Date };
+  'signed-out': { readonly reason: SignOutReason; readonly source: TabSource };
 }
 
 export type SessauthClientEventName = keyof SessauthClientEvents;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { newSessionFixture } from '@sessauth/conformance';
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { RedisSessionStore } from '../src/index.js';
 import { deleteByPrefix, randomPrefix, reachLocalRedis, REDIS_URL } from './redis-test-kit.js';
 

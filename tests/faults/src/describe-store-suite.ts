@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { newServerSettings, startExampleServer, type ExampleServer, type ServerSettings } from './example-server.js';
 import { History } from './history.js';
 import { createClients, signIn } from './load.js';

@@ -25,13 +25,13 @@ export interface SessauthOptions {
    * `secretKey` that still verify tokens (never sign) until removed, so rotating the key logs
    * nobody out. Each passes the same checks as `secretKey`. @default []
    */
-  previousSecretKeys?: string[];
+  previousSecretKeys?: readonly string[];
   /**
    * JWT_PREVIOUS_VERIFYING_KEYS (PEM blocks one after another in the environment). Asymmetric
    * only: earlier (or next) PEM public keys that still verify tokens and are published in the
    * JWKS until removed. @default []
    */
-  previousVerifyingKeys?: string[];
+  previousVerifyingKeys?: readonly string[];
   /**
    * JWT_SECURITY_STAMP_KEY. The key of the HMAC of the user's security stamp kept on each
    * session. @default `secretKey` (as before). Required with previous keys: pin it to the key the
@@ -86,13 +86,13 @@ export interface SessauthOptions {
   /** JWT_CSRF_COOKIE_SECURE. @default same as refreshCookieSecure */
   csrfCookieSecure?: boolean;
   /** JWT_CSRF_TRUSTED_ORIGINS. Extra origins (scheme://host[:port]) allowed besides the request's own. @default [] */
-  csrfTrustedOrigins?: string[];
+  csrfTrustedOrigins?: readonly string[];
   /**
    * JWT_ALLOWED_HOSTS. As Django's ALLOWED_HOSTS: when set, only these `Host` values (a
    * leading `.` also matches subdomains; a `:port` pins the port) count as the request's own
    * origin for the CSRF check and the admin forms, instead of trusting any `Host`. @default []
    */
-  allowedHosts?: string[];
+  allowedHosts?: readonly string[];
   /** JWT_LOGIN_THROTTLE_RATE. `5/min`, `100/hour`, `0` disables. @default '5/min' */
   loginThrottleRate?: string;
   /** JWT_REFRESH_THROTTLE_RATE. @default '30/min' */
@@ -109,7 +109,7 @@ export interface SessauthOptions {
   /** JWT_THROTTLE_IPV6_PREFIX. IPv6 clients are counted per prefix of this length. @default 64 */
   throttleIpv6Prefix?: number;
   /** JWT_TRUSTED_PROXY_CIDRS. X-Forwarded-For is read only when the peer is inside. @default [] */
-  trustedProxyCidrs?: string[];
+  trustedProxyCidrs?: readonly string[];
   /** JWT_PERSIST_CLIENT_IP. @default true */
   persistClientIp?: boolean;
   /** JWT_MAX_USERNAME_LENGTH. @default 254 */
@@ -153,15 +153,16 @@ export interface SessauthOptions {
 }
 
 /** The options after defaults and validation. */
-export interface ResolvedOptions extends Required<Omit<SessauthOptions, 'verifyingKey' | 'refreshCookieDomain' | 'customClaims' | 'securityStampKey'>> {
-  verifyingKey: string | undefined;
+export interface ResolvedOptions
+  extends Readonly<Required<Omit<SessauthOptions, 'verifyingKey' | 'refreshCookieDomain' | 'customClaims' | 'securityStampKey'>>> {
+  readonly verifyingKey: string | undefined;
   /** `securityStampKey` when set, else `secretKey`. */
-  securityStampKey: string;
-  refreshCookieDomain: string | undefined;
-  customClaims: SessauthOptions['customClaims'];
-  loginThrottle: RateSpec | null;
-  refreshThrottle: RateSpec | null;
-  loginAccountThrottle: RateSpec | null;
+  readonly securityStampKey: string;
+  readonly refreshCookieDomain: string | undefined;
+  readonly customClaims: SessauthOptions['customClaims'];
+  readonly loginThrottle: RateSpec | null;
+  readonly refreshThrottle: RateSpec | null;
+  readonly loginAccountThrottle: RateSpec | null;
 }
 
 /** A parsed rate: at most `limit` hits per `windowSec`. */

@@ -214,11 +214,11 @@ function cookieDomain(key: SettingKey, value: unknown): string | undefined {
   return matching(key, value, '', new RegExp(`^\\.?${label}(?:\\.${label})*$`), 'a host name such as example.com');
 }
 
-function list(key: SettingKey, value: unknown, check: (item: string) => void): string[] {
-  if (value === undefined) return Object.freeze([]) as unknown as string[];
+function list(key: SettingKey, value: unknown, check: (item: string) => void): readonly string[] {
+  if (value === undefined) return Object.freeze([]);
   if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) fail(key, 'must be an array of strings');
   for (const item of value) check(item);
-  return Object.freeze([...value]) as unknown as string[];
+  return Object.freeze([...value]);
 }
 
 /**

@@ -19,6 +19,14 @@ export interface VerifiedToken {
   payload: Readonly<JWTPayload>;
 }
 
+/** A verified refresh token: verification demands its `jti`. */
+export interface VerifiedRefreshToken extends VerifiedToken {
+  jti: string;
+}
+
+/** What `verify` resolves to for each kind. */
+export type VerifiedTokenOf<K extends TokenKind> = K extends 'refresh' ? VerifiedRefreshToken : VerifiedToken;
+
 export interface TokenService {
   /** exp = min(iat + accessTokenExpireSeconds, notAfter?). Adds customClaims (reserved ones rejected with an Error - a programmer error). */
   mintAccess(input: { userId: string; sessionId: string; notAfter?: Date }): Promise<string>;
@@ -28,7 +36,7 @@ export interface TokenService {
    */
   mintRefresh(input: { userId: string; sessionId: string; jti: string; notAfter?: Date; remember?: boolean }): Promise<string>;
   /** Throws SessauthError. */
-  verify(token: string, expected: TokenKind): Promise<VerifiedToken>;
+  verify<K extends TokenKind>(token: string, expected: K): Promise<VerifiedTokenOf<K>>;
   /** The verifying public keys (current, then previous) for asymmetric algorithms; null for HMAC. */
   readonly jwks: PublicJwks | null;
 }
@@ -116,7 +124,7 @@ export async function createTokenService(options: ResolvedOptions, clock: Clock)
     },
   };
 
-  function checkClaims(payload: JWTPayload, expected: TokenKind, latestIat: number): VerifiedToken {
+  function checkClaims<K extends TokenKind>(payload: JWTPayload, expected: K, latestIat: number): VerifiedTokenOf<K> {
     const { sub, sid, jti, iat, exp } = payload as JWTPayload & { sid?: unknown };
     const jtiOk = jti === undefined ? expected === 'access' : isSafeId(jti);
     if (
@@ -126,7 +134,8 @@ export async function createTokenService(options: ResolvedOptions, clock: Clock)
     ) {
       throw new SessauthError('invalid_token');
     }
-    return { sub, sid, jti, exp, iat, payload };
+    // jtiOk proved it: a refresh token's jti is a string here (TypeScript cannot narrow K).
+    return { sub, sid, jti, exp, iat, payload } as VerifiedTokenOf<K>;
   }
 }
 
