@@ -10,7 +10,7 @@ mkdirSync(`${root}test-output`, { recursive: true });
 // Types, builds and package lint (publint, attw) first: a package that does not
 // typecheck, bundle or resolve for its consumers fails the run.
 // turbo finds pnpm on PATH, as it is under `pnpm test`.
-const turbo = spawnSync(`${root}node_modules/.bin/turbo`, ['run', 'typecheck', 'build', 'lint', '--output-logs=errors-only'], {
+const turbo = spawnSync(`${root}node_modules/.bin/turbo`, ['run', 'typecheck', 'build', 'lint:package', '--output-logs=errors-only'], {
   cwd: root,
   stdio: 'inherit',
   env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
