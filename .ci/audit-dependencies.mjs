@@ -28,7 +28,9 @@ process.exit(offlineAudit(lockfile) ? 0 : 1);
 /** 'clean', 'vulnerable', or 'unreachable' (the endpoint gave no verdict). */
 function onlineAudit() {
   const run = spawnSync('npx', ['--yes', '-p', 'pnpm@10.34.9', 'pnpm', 'audit', '--audit-level', 'high', '--json'], {
-    cwd: root, encoding: 'utf8', timeout: 120_000,
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 120_000,
   });
   let report;
   try {
@@ -47,7 +49,8 @@ function onlineAudit() {
   console.log(`pnpm audit: ${JSON.stringify(counts)}`);
   if (failing > 0) {
     for (const advisory of Object.values(report.advisories ?? {})) {
-      if (FAILING.has(advisory.severity)) console.error(`  ${advisory.severity}: ${advisory.module_name} ${advisory.vulnerable_versions} (${advisory.url})`);
+      if (FAILING.has(advisory.severity))
+        console.error(`  ${advisory.severity}: ${advisory.module_name} ${advisory.vulnerable_versions} (${advisory.url})`);
     }
     console.error(`audit: ${failing} high or critical advisories in the lockfile.`);
     return 'vulnerable';
@@ -94,11 +97,14 @@ function resolvedVersions(text) {
 /** `version` in `range`: comparator sets (`<`, `<=`, `>`, `>=`, `=`) joined by `||`. */
 function satisfies(version, range) {
   return range.split('||').some((set) =>
-    set.trim().split(/\s+/).every((comparator) => {
-      const [, op, bound] = /^(<=|>=|<|>|=)?(.+)$/.exec(comparator);
-      const order = compare(version, bound);
-      return { '<': order < 0, '<=': order <= 0, '>': order > 0, '>=': order >= 0, '=': order === 0 }[op ?? '='];
-    }),
+    set
+      .trim()
+      .split(/\s+/)
+      .every((comparator) => {
+        const [, op, bound] = /^(<=|>=|<|>|=)?(.+)$/.exec(comparator);
+        const order = compare(version, bound);
+        return { '<': order < 0, '<=': order <= 0, '>': order > 0, '>=': order >= 0, '=': order === 0 }[op ?? '='];
+      }),
   );
 }
 

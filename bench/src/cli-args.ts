@@ -39,7 +39,10 @@ export const USAGE = `pnpm bench [options]
 
 const list = <T extends string>(value: string | undefined, allowed: readonly T[], name: string): readonly T[] => {
   if (value === undefined) return allowed;
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const item of items) if (!allowed.includes(item as T)) throw new Error(`--${name}: unknown "${item}" (use ${allowed.join(', ')})`);
   return items as T[];
 };
@@ -55,10 +58,21 @@ export function parseBenchArgs(argv: readonly string[], defaultOut: string): Ben
   const { values } = parseArgs({
     args: [...argv],
     options: {
-      rounds: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
-      frameworks: { type: 'string' }, stores: { type: 'string' }, 'no-peers': { type: 'boolean' }, routes: { type: 'string' },
-      'guard-only': { type: 'boolean' }, 'ops-only': { type: 'boolean' }, 'ops-seconds': { type: 'string' },
-      scale: { type: 'string' }, generator: { type: 'string' }, out: { type: 'string' }, keep: { type: 'boolean' },
+      rounds: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      frameworks: { type: 'string' },
+      stores: { type: 'string' },
+      'no-peers': { type: 'boolean' },
+      routes: { type: 'string' },
+      'guard-only': { type: 'boolean' },
+      'ops-only': { type: 'boolean' },
+      'ops-seconds': { type: 'string' },
+      scale: { type: 'string' },
+      generator: { type: 'string' },
+      out: { type: 'string' },
+      keep: { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });

@@ -28,8 +28,21 @@ async function guardOf(core: typeof Core): Promise<Once> {
   const store = new core.MemorySessionStore();
   const now = new Date();
   for (let i = 0; i < SEEDED_SESSIONS; i += 1) {
-    await store.createSession({ session: { id: `filler-${i}`, userId: `filler-user-${i}`, refreshJti: `j${i}`, securityStamp: 's', createdAt: now,
-      expiresAt: new Date(now.getTime() + 86_400_000), ipAddress: null, userAgent: null, browser: null, location: null }, maxActiveSessions: 20 });
+    await store.createSession({
+      session: {
+        id: `filler-${i}`,
+        userId: `filler-user-${i}`,
+        refreshJti: `j${i}`,
+        securityStamp: 's',
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + 86_400_000),
+        ipAddress: null,
+        userAgent: null,
+        browser: null,
+        location: null,
+      },
+      maxActiveSessions: 20,
+    });
   }
   const user = { id: BENCH_USER.id, username: BENCH_USER.username, password: BENCH_USER.password, stamp: 'stamp-1' };
   const users = {
@@ -40,11 +53,20 @@ async function guardOf(core: typeof Core): Promise<Once> {
   };
   const auth = await core.createSessauth({
     options: { secretKey: SECRET, issuer: ISSUER, audience: AUDIENCE, loginThrottleRate: '0', accessTokenExpireSeconds: 3600 },
-    store, users, authenticator: core.createPasswordAuthenticator({ users, hasher: plainHasher }),
+    store,
+    users,
+    authenticator: core.createPasswordAuthenticator({ users, hasher: plainHasher }),
   });
   const body = new TextEncoder().encode(JSON.stringify({ username: user.username, password: user.password }));
-  const login = await auth.handle({ method: 'POST', path: '/auth/login/', query: '', peerAddress: '127.0.0.1', secure: false,
-    headers: new Map([['content-type', ['application/json']]]), readBody: async () => body });
+  const login = await auth.handle({
+    method: 'POST',
+    path: '/auth/login/',
+    query: '',
+    peerAddress: '127.0.0.1',
+    secure: false,
+    headers: new Map([['content-type', ['application/json']]]),
+    readBody: async () => body,
+  });
   const token = (JSON.parse(login!.body!) as { access_token: string }).access_token;
   const input = { authorization: [`Bearer ${token}`] };
   await auth.authenticate(input);
@@ -54,8 +76,14 @@ async function guardOf(core: typeof Core): Promise<Once> {
 async function joseOnly(): Promise<Once> {
   const key = createSecretKey(Buffer.from(SECRET, 'utf8'));
   const { SignJWT } = await import('jose');
-  const token = await new SignJWT({ sid: 'x' }).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' }).setIssuer(ISSUER).setAudience(AUDIENCE)
-    .setSubject(BENCH_USER.id).setIssuedAt().setExpirationTime('1h').sign(key);
+  const token = await new SignJWT({ sid: 'x' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setSubject(BENCH_USER.id)
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(key);
   return () => jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE });
 }
 
@@ -64,18 +92,24 @@ async function cpuPerCall(once: Once): Promise<number> {
   const end = performance.now() + seconds * 1000;
   let calls = 0;
   const before = process.cpuUsage();
-  await Promise.all(Array.from({ length: CALLERS }, async () => {
-    while (performance.now() < end) {
-      await once();
-      calls += 1;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CALLERS }, async () => {
+      while (performance.now() < end) {
+        await once();
+        calls += 1;
+      }
+    }),
+  );
   const used = process.cpuUsage(before);
   return (used.user + used.system) / calls;
 }
 
-const targets: [string, Once][] = [['jose verify only', await joseOnly()], ['guard (this tree)', await guardOf(await import('@sessauth/core'))]];
-for (const dir of cores) targets.push([`guard (${dir})`, await guardOf((await import(pathToFileURL(resolve(dir, 'src/index.ts')).href)) as typeof Core)]);
+const targets: [string, Once][] = [
+  ['jose verify only', await joseOnly()],
+  ['guard (this tree)', await guardOf(await import('@sessauth/core'))],
+];
+for (const dir of cores)
+  targets.push([`guard (${dir})`, await guardOf((await import(pathToFileURL(resolve(dir, 'src/index.ts')).href)) as typeof Core)]);
 for (const [, once] of targets) await cpuPerCall(once);
 const results = new Map<string, number[]>(targets.map(([name]) => [name, []]));
 for (let round = 0; round < rounds; round += 1) {
@@ -86,5 +120,7 @@ console.log(`CPU per call, ${rounds} rounds × ${seconds} s, ${CALLERS} in fligh
 for (const [name, cpu] of results) {
   const s = spread(cpu);
   const ratio = spread(cpu.map((c, i) => jose[i]! / c));
-  console.log(`${name.padEnd(44)} ${s.median.toFixed(1).padStart(7)} µs (${s.min.toFixed(1)}-${s.max.toFixed(1)})   ratio ${ratio.median.toFixed(2)} (${ratio.min.toFixed(2)}-${ratio.max.toFixed(2)})`);
+  console.log(
+    `${name.padEnd(44)} ${s.median.toFixed(1).padStart(7)} µs (${s.min.toFixed(1)}-${s.max.toFixed(1)})   ratio ${ratio.median.toFixed(2)} (${ratio.min.toFixed(2)}-${ratio.max.toFixed(2)})`,
+  );
 }

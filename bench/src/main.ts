@@ -69,8 +69,13 @@ async function main(): Promise<void> {
 }
 
 function writeResults(
-  out: string, machine: MachineInfo, servers: Record<string, string>, generator: LoadGenerator, args: BenchArgs,
-  samples: Sample[], operations: OperationRow[],
+  out: string,
+  machine: MachineInfo,
+  servers: Record<string, string>,
+  generator: LoadGenerator,
+  args: BenchArgs,
+  samples: Sample[],
+  operations: OperationRow[],
 ): BenchResults {
   const results: BenchResults = {
     machine,

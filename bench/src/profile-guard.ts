@@ -44,10 +44,21 @@ function printSelfTime(profile: CpuProfile): void {
     const n = counts.get(node.id) ?? 0;
     if (n === 0) continue;
     const { functionName, url, lineNumber } = node.callFrame;
-    const where = url.replace(/^file:\/\//, '').replace(/.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, '').replace(/.*\/work\/main\//, '');
+    const where = url
+      .replace(/^file:\/\//, '')
+      .replace(/.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, '')
+      .replace(/.*\/work\/main\//, '');
     const key = `${functionName || '(anonymous)'}  ${where}:${lineNumber + 1}`;
     byFunction.set(key, (byFunction.get(key) ?? 0) + n);
-    const area = where === '' ? functionName : where.startsWith('node:') ? where : where.split('/').slice(0, where.startsWith('@') || where.startsWith('packages') ? 2 : 1).join('/');
+    const area =
+      where === ''
+        ? functionName
+        : where.startsWith('node:')
+          ? where
+          : where
+              .split('/')
+              .slice(0, where.startsWith('@') || where.startsWith('packages') ? 2 : 1)
+              .join('/');
     byArea.set(area, (byArea.get(area) ?? 0) + n);
   }
   const total = profile.samples.length;

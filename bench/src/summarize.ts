@@ -41,7 +41,10 @@ const byRound = (samples: readonly Sample[], variant: string, metric: Metric) =>
 export function roundRatios(samples: readonly Sample[], a: string, b: string, metric: Metric = rate): number[] {
   const left = byRound(samples, a, metric);
   const right = byRound(samples, b, metric);
-  return [...left].filter(([round]) => right.has(round)).map(([round, value]) => value / right.get(round)!).filter(Number.isFinite);
+  return [...left]
+    .filter(([round]) => right.has(round))
+    .map(([round, value]) => value / right.get(round)!)
+    .filter(Number.isFinite);
 }
 
 export function summarize(samples: readonly Sample[]): VariantSummary[] {
@@ -86,7 +89,12 @@ export function comparisons(samples: readonly Sample[]): Comparison[] {
     for (const [store, goal] of Object.entries(GUARD_GOALS)) {
       const judged = framework === 'express' || framework === 'fastify';
       add(`${framework}: sessauth ${store} / jose only`, `${framework}/sessauth-${store}`, `${framework}/jose`, judged ? goal : undefined);
-      add(`${framework}: sessauth ${store} / hand-written jose + one read`, `${framework}/sessauth-${store}`, `${framework}/hand-${store}`, undefined);
+      add(
+        `${framework}: sessauth ${store} / hand-written jose + one read`,
+        `${framework}/sessauth-${store}`,
+        `${framework}/hand-${store}`,
+        undefined,
+      );
     }
   }
   add('sessauth / better-auth getSession, SQLite', 'express/sessauth-sqlite', 'express/better-auth-sqlite', 3.5);

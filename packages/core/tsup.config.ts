@@ -1,3 +1,10 @@
 import { libraryBuild } from '../../tsup.library.js';
 
-export default libraryBuild({ index: 'src/index.ts', adapter: 'src/adapter.ts', store: 'src/store.ts', argon2: 'src/password/argon2.ts', mmdb: 'src/geo/mmdb/mmdb-provider.ts', openapi: 'src/openapi.ts' });
+export default libraryBuild({
+  index: 'src/index.ts',
+  adapter: 'src/adapter.ts',
+  store: 'src/store.ts',
+  argon2: 'src/password/argon2.ts',
+  mmdb: 'src/geo/mmdb/mmdb-provider.ts',
+  openapi: 'src/openapi.ts',
+});

@@ -5,7 +5,8 @@ import type { SessionStore } from '@sessauth/core';
 import { storeUrls, type StoreName } from '../config.js';
 import { sessionRecord } from '../stores/seed.js';
 
-const COLUMNS = 'id, user_id, refresh_jti, security_stamp, created_at, last_activity_at, expires_at, expired_at, ip_address, user_agent, browser, location';
+const COLUMNS =
+  'id, user_id, refresh_jti, security_stamp, created_at, last_activity_at, expires_at, expired_at, ip_address, user_agent, browser, location';
 
 /**
  * `count` filler sessions of distinct users. SQL stores get one INSERT ... SELECT over a
@@ -21,7 +22,9 @@ export async function bulkSeed(store: StoreName, table: string, sessions: Sessio
   const pipes = (...parts: string[]) => parts.join(' || ');
   if (store === 'sqlite') {
     const db = new Database(urls.sqlite);
-    db.exec(`with recursive c(i) as (select 1 union all select i + 1 from c where i < ${count}) insert into ${table} (${COLUMNS}) select ${values('i', pipes)} from c`);
+    db.exec(
+      `with recursive c(i) as (select 1 union all select i + 1 from c where i < ${count}) insert into ${table} (${COLUMNS}) select ${values('i', pipes)} from c`,
+    );
     db.close();
   } else if (store === 'postgres') {
     const client = new pg.Client({ connectionString: urls.postgres });

@@ -46,7 +46,11 @@ export async function loginBurstRow(generator: LoadGenerator, connections: numbe
     const loginRate = logins / (settings.rounds * settings.seconds);
     settings.log(`guard during a login burst: ${value.median.toFixed(2)}x of idle (${Math.round(loginRate)} logins/s)`);
     return {
-      operation: 'guarded route during a login burst / idle', store: 'sqlite', unit: 'x', value, ...judge(value.median, { min: 0.5 }),
+      operation: 'guarded route during a login burst / idle',
+      store: 'sqlite',
+      unit: 'x',
+      value,
+      ...judge(value.median, { min: 0.5 }),
       detail: `Express, wrk ${connections} connections${failures > 0 ? ` (${failures} requests failed or timed out)` : ''}; idle ${Math.round(spread(idle).median)} req/s, burst ${Math.round(spread(burst).median)} req/s; ${BURST_CALLERS} login clients, about ${Math.round(loginRate)} logins/s`,
     };
   } finally {

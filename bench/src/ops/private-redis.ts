@@ -25,10 +25,11 @@ export async function startPrivateRedis(port = 6391): Promise<PrivateRedis | nul
       client.disconnect();
       return {
         url,
-        stop: () => new Promise((resolve) => {
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        }),
+        stop: () =>
+          new Promise((resolve) => {
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+          }),
       };
     } catch {
       client.disconnect();

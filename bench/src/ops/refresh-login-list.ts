@@ -25,20 +25,32 @@ export async function refreshRow(store: StoreName, settings: OpsSettings): Promi
     for (let i = 0; i < CALLERS; i += 1) tokens.push((await logIn(engine.auth, user.username, user.password)).refreshToken);
     let refreshes = 0;
     engine.resetCalls();
-    const rates = await alternate([{
-      name: 'refresh',
-      callers: CALLERS,
-      once: async (caller) => {
-        tokens[caller] = (await refresh(engine.auth, tokens[caller]!)).refreshToken;
-        refreshes += 1;
-      },
-    }], settings.rounds, settings.seconds);
+    const rates = await alternate(
+      [
+        {
+          name: 'refresh',
+          callers: CALLERS,
+          once: async (caller) => {
+            tokens[caller] = (await refresh(engine.auth, tokens[caller]!)).refreshToken;
+            refreshes += 1;
+          },
+        },
+      ],
+      settings.rounds,
+      settings.seconds,
+    );
     const value = spread(rates.get('refresh')!);
     const goal = REFRESH_TARGETS[store];
     const verdict = goal === undefined ? { target: undefined, met: undefined } : judge(value.median, { min: goal });
     settings.log(`refresh ${store}: ${Math.round(value.median)}/s; store calls per refresh: ${describeCalls(engine.calls, refreshes)}`);
-    return { operation: 'refresh (POST /auth/refresh/, in process)', store, unit: 'ops/s', value, ...verdict,
-      detail: `${CALLERS} callers; store calls per refresh: ${describeCalls(engine.calls, refreshes)}` };
+    return {
+      operation: 'refresh (POST /auth/refresh/, in process)',
+      store,
+      unit: 'ops/s',
+      value,
+      ...verdict,
+      detail: `${CALLERS} callers; store calls per refresh: ${describeCalls(engine.calls, refreshes)}`,
+    };
   } finally {
     await engine.close();
   }
@@ -50,16 +62,30 @@ export async function loginRow(store: StoreName, settings: OpsSettings): Promise
   const engine = await openEngine(store, [user]);
   try {
     const hash = (await engine.users.findByUsername(user.username))!.passwordHash;
-    const rates = await alternate([
-      { name: 'login', callers: 4, once: () => logIn(engine.auth, user.username, user.password) },
-      { name: 'argon2', callers: 4, once: async () => {
-        if (!(await verify(hash, user.password))) throw new Error('argon2 verify failed');
-      } },
-    ], settings.rounds, settings.seconds);
+    const rates = await alternate(
+      [
+        { name: 'login', callers: 4, once: () => logIn(engine.auth, user.username, user.password) },
+        {
+          name: 'argon2',
+          callers: 4,
+          once: async () => {
+            if (!(await verify(hash, user.password))) throw new Error('argon2 verify failed');
+          },
+        },
+      ],
+      settings.rounds,
+      settings.seconds,
+    );
     const value = ratioSpread(rates.get('login')!, rates.get('argon2')!);
     settings.log(`login ${store}: ${value.median.toFixed(2)}x of argon2 verify (${Math.round(spread(rates.get('login')!).median)}/s)`);
-    return { operation: 'login / raw argon2id verify', store, unit: 'x', value, ...judge(value.median, { min: 0.9 }),
-      detail: `4 callers; login ${Math.round(spread(rates.get('login')!).median)}/s, argon2 verify ${Math.round(spread(rates.get('argon2')!).median)}/s` };
+    return {
+      operation: 'login / raw argon2id verify',
+      store,
+      unit: 'x',
+      value,
+      ...judge(value.median, { min: 0.9 }),
+      detail: `4 callers; login ${Math.round(spread(rates.get('login')!).median)}/s, argon2 verify ${Math.round(spread(rates.get('argon2')!).median)}/s`,
+    };
   } finally {
     await engine.close();
   }
@@ -79,8 +105,15 @@ export async function listRow(store: StoreName, settings: OpsSettings): Promise<
     const rates = await alternate([{ name: 'list', callers: CALLERS, once: () => engine.auth.handle(request) }], settings.rounds, settings.seconds);
     const value = spread(rates.get('list')!);
     settings.log(`list ${store}: ${Math.round(value.median)}/s`);
-    return { operation: 'session list, 20 sessions (GET /auth/sessions/, in process)', store, unit: 'ops/s', value, target: undefined, met: undefined,
-      detail: `${CALLERS} callers` };
+    return {
+      operation: 'session list, 20 sessions (GET /auth/sessions/, in process)',
+      store,
+      unit: 'ops/s',
+      value,
+      target: undefined,
+      met: undefined,
+      detail: `${CALLERS} callers`,
+    };
   } finally {
     await engine.close();
   }

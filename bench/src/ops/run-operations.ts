@@ -16,14 +16,22 @@ export async function runOperations(args: BenchArgs, generator: LoadGenerator, l
       rows.push(...[await run()].flat());
     } catch (error) {
       log(`${operation} ${store}: failed: ${(error as Error).message.split('\n')[0]}`);
-      rows.push({ operation, store, unit: 'x', value: { median: Number.NaN, min: Number.NaN, max: Number.NaN }, target: undefined, met: false,
-        detail: `failed: ${(error as Error).message.split('\n')[0]}` });
+      rows.push({
+        operation,
+        store,
+        unit: 'x',
+        value: { median: Number.NaN, min: Number.NaN, max: Number.NaN },
+        target: undefined,
+        met: false,
+        detail: `failed: ${(error as Error).message.split('\n')[0]}`,
+      });
     }
   };
   for (const store of args.stores) await attempt('refresh', store, () => refreshRow(store, settings));
   for (const store of args.stores) await attempt('login / raw argon2id verify', store, () => loginRow(store, settings));
   for (const store of args.stores) await attempt('session list', store, () => listRow(store, settings));
-  if (args.stores.includes('sqlite')) await attempt('guarded route during a login burst', 'sqlite', () => loginBurstRow(generator, args.connections, settings));
+  if (args.stores.includes('sqlite'))
+    await attempt('guarded route during a login burst', 'sqlite', () => loginBurstRow(generator, args.connections, settings));
   const [small, large] = [Math.min(...args.scale), Math.max(...args.scale)];
   if (small < large) {
     for (const store of args.stores) {

@@ -40,7 +40,10 @@ export async function scaleRows(store: StoreName, small: number, large: number, 
       settings.log(`scale ${store} ${op}: ${value.median.toFixed(2)}x the time at ${large} vs ${small}`);
       return {
         operation: `${op} time per op at ${large.toLocaleString('en-US')} / ${small.toLocaleString('en-US')} stored sessions`,
-        store, unit: 'x' as const, value, ...judge(value.median, { max: 1.3 }),
+        store,
+        unit: 'x' as const,
+        value,
+        ...judge(value.median, { max: 1.3 }),
         detail: `in process, ${CALLERS} callers; ${Math.round(spread(smallRates).median)}/s vs ${Math.round(spread(largeRates).median)}/s`,
       };
     });

@@ -25,8 +25,23 @@ export function machineInfo(): MachineInfo {
 }
 
 const PACKAGES = [
-  '@sessauth/core', 'express', 'fastify', 'koa', 'hono', '@hono/node-server', 'jose', 'better-auth', 'express-session',
-  'connect-redis', 'ioredis', 'pg', 'mysql2', 'better-sqlite3', 'kysely', '@node-rs/argon2', 'autocannon',
+  '@sessauth/core',
+  'express',
+  'fastify',
+  'koa',
+  'hono',
+  '@hono/node-server',
+  'jose',
+  'better-auth',
+  'express-session',
+  'connect-redis',
+  'ioredis',
+  'pg',
+  'mysql2',
+  'better-sqlite3',
+  'kysely',
+  '@node-rs/argon2',
+  'autocannon',
 ] as const;
 
 /** The installed version of every package a variant runs on. */

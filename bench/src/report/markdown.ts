@@ -20,8 +20,14 @@ export function toMarkdown(results: BenchResults): string {
     `Command: \`${settings.command}\``,
     ...(results.notes ?? []).map((note) => `Note: ${note}`),
     '',
-    `Packages: ${Object.entries(results.packages).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
-    `Servers: ${Object.entries(results.servers).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}.`,
+    `Packages: ${Object.entries(results.packages)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}.`,
+    `Servers: ${
+      Object.entries(results.servers)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ') || 'none'
+    }.`,
     '',
   );
   lines.push('## Guarded route `GET /me`', '');
@@ -31,10 +37,14 @@ export function toMarkdown(results: BenchResults): string {
     'shared machine, and the ratio a server with a core of its own would see (for in-process stores).',
     '',
   );
-  lines.push('| framework | route | req/s median (min-max) | req/s ratio to jose-only: median (min-max) | server CPU µs/request | CPU ratio to jose-only | p99 ms |');
+  lines.push(
+    '| framework | route | req/s median (min-max) | req/s ratio to jose-only: median (min-max) | server CPU µs/request | CPU ratio to jose-only | p99 ms |',
+  );
   lines.push('|---|---|--:|--:|--:|--:|--:|');
   for (const s of guard.summaries) {
-    lines.push(`| ${s.framework} | ${describeRoute(s.route)} | ${range(s.requestsPerSecond, n)} | ${range(s.ratioToJose, r)} | ${n(s.cpuMicrosPerRequest.median)} | ${range(s.cpuRatioToJose, r)} | ${r(s.latencyP99Ms.median)}${s.failures > 0 ? ` (${s.failures} failed)` : ''} |`);
+    lines.push(
+      `| ${s.framework} | ${describeRoute(s.route)} | ${range(s.requestsPerSecond, n)} | ${range(s.ratioToJose, r)} | ${n(s.cpuMicrosPerRequest.median)} | ${range(s.cpuRatioToJose, r)} | ${r(s.latencyP99Ms.median)}${s.failures > 0 ? ` (${s.failures} failed)` : ''} |`,
+    );
   }
   lines.push('', '## Goals and side-by-side ratios (within each round)', '');
   lines.push('The verdict reads the req/s ratio, as the issue states its goals; the CPU ratio beside it is the steadier witness.', '');
@@ -60,6 +70,12 @@ function describeRoute(route: string): string {
   const dash = route.lastIndexOf('-');
   const kind = route.slice(0, dash);
   const store = route.slice(dash + 1);
-  const label = { hand: 'hand-written jose + one read', sessauth: 'sessauth `requireAuth`', 'better-auth': 'better-auth `getSession`', 'express-session': 'express-session + connect-redis' }[kind] ?? kind;
+  const label =
+    {
+      hand: 'hand-written jose + one read',
+      sessauth: 'sessauth `requireAuth`',
+      'better-auth': 'better-auth `getSession`',
+      'express-session': 'express-session + connect-redis',
+    }[kind] ?? kind;
   return `${label}, ${store}`;
 }

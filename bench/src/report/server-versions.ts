@@ -7,7 +7,10 @@ import { storeUrls, type StoreName } from '../config.js';
 export async function serverVersions(stores: readonly StoreName[]): Promise<Record<string, string>> {
   const urls = storeUrls();
   const versions: Record<string, string> = {};
-  for (const [name, url] of [['postgres', urls.postgres], ['mariadb', urls.mariadb]] as const) {
+  for (const [name, url] of [
+    ['postgres', urls.postgres],
+    ['mariadb', urls.mariadb],
+  ] as const) {
     if (!stores.includes(name)) continue;
     const opened = await openKyselyFromUrl(url, { poolSize: 1 });
     try {

@@ -23,8 +23,12 @@ const PLOT = { left: 70, right: 250, top: 50, bottom: 60 };
 export function guardChart(summaries: readonly VariantSummary[], title: string): string {
   const find = (framework: string, route: string) => summaries.find((s) => s.framework === framework && s.route === route);
   const frameworks = [...new Set(summaries.map((s) => s.framework))];
-  const top = Math.max(1, ...summaries.filter((s) => s.route === 'jose' || s.route.startsWith('sessauth') || s.route.startsWith('hand'))
-    .map((s) => s.requestsPerSecond.max));
+  const top = Math.max(
+    1,
+    ...summaries
+      .filter((s) => s.route === 'jose' || s.route.startsWith('sessauth') || s.route.startsWith('hand'))
+      .map((s) => s.requestsPerSecond.max),
+  );
   const yMax = niceCeiling(top);
   const plotW = W - PLOT.left - PLOT.right;
   const plotH = H - PLOT.top - PLOT.bottom;
@@ -38,7 +42,9 @@ export function guardChart(summaries: readonly VariantSummary[], title: string):
     parts.push(`<line x1="${PLOT.left}" x2="${PLOT.left + plotW}" y1="${y(v)}" y2="${y(v)}" stroke="#e0e0e0"/>`);
     parts.push(`<text x="${PLOT.left - 8}" y="${y(v) + 4}" text-anchor="end" font-size="11">${Math.round(v).toLocaleString('en-US')}</text>`);
   }
-  parts.push(`<text x="18" y="${PLOT.top + plotH / 2}" transform="rotate(-90 18 ${PLOT.top + plotH / 2})" text-anchor="middle" font-size="12">requests per second (median of rounds)</text>`);
+  parts.push(
+    `<text x="18" y="${PLOT.top + plotH / 2}" transform="rotate(-90 18 ${PLOT.top + plotH / 2})" text-anchor="middle" font-size="12">requests per second (median of rounds)</text>`,
+  );
   frameworks.forEach((framework, g) => {
     const x0 = PLOT.left + g * groupW + groupW * 0.1;
     SERIES.forEach((series, k) => {
@@ -46,7 +52,9 @@ export function guardChart(summaries: readonly VariantSummary[], title: string):
       if (s === undefined) return;
       const x = x0 + k * barW;
       const v = s.requestsPerSecond;
-      parts.push(`<rect x="${x.toFixed(1)}" y="${y(v.median).toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${(y(0) - y(v.median)).toFixed(1)}" fill="${series.color}"><title>${escape(`${s.variant}: ${Math.round(v.median)} req/s (${Math.round(v.min)}-${Math.round(v.max)}), ratio to jose ${s.ratioToJose.median.toFixed(2)}`)}</title></rect>`);
+      parts.push(
+        `<rect x="${x.toFixed(1)}" y="${y(v.median).toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${(y(0) - y(v.median)).toFixed(1)}" fill="${series.color}"><title>${escape(`${s.variant}: ${Math.round(v.median)} req/s (${Math.round(v.min)}-${Math.round(v.max)}), ratio to jose ${s.ratioToJose.median.toFixed(2)}`)}</title></rect>`,
+      );
       const cx = x + (barW - 2) / 2;
       parts.push(`<line x1="${cx.toFixed(1)}" x2="${cx.toFixed(1)}" y1="${y(v.min).toFixed(1)}" y2="${y(v.max).toFixed(1)}" stroke="#333"/>`);
       const hand = series.route.startsWith('sessauth-') ? find(framework, series.route.replace('sessauth-', 'hand-')) : undefined;
@@ -55,7 +63,9 @@ export function guardChart(summaries: readonly VariantSummary[], title: string):
         parts.push(`<line x1="${x.toFixed(1)}" x2="${(x + barW - 2).toFixed(1)}" y1="${hy}" y2="${hy}" stroke="#000" stroke-width="2.5"/>`);
       }
     });
-    parts.push(`<text x="${(x0 + (SERIES.length * barW) / 2).toFixed(1)}" y="${H - PLOT.bottom + 20}" text-anchor="middle" font-size="13">${escape(FRAMEWORK_LABEL[framework] ?? framework)}</text>`);
+    parts.push(
+      `<text x="${(x0 + (SERIES.length * barW) / 2).toFixed(1)}" y="${H - PLOT.bottom + 20}" text-anchor="middle" font-size="13">${escape(FRAMEWORK_LABEL[framework] ?? framework)}</text>`,
+    );
   });
   parts.push(`<line x1="${PLOT.left}" x2="${PLOT.left + plotW}" y1="${y(0)}" y2="${y(0)}" stroke="#333"/>`);
   const lx = W - PLOT.right + 20;

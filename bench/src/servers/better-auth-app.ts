@@ -49,10 +49,13 @@ export async function listenBetterAuth(store: 'sqlite' | 'postgres'): Promise<{ 
   app.disable('x-powered-by');
   app.disable('etag');
   app.get(ROUTE, (req, res) => {
-    auth.api.getSession({ headers: fromNodeHeaders(req.headers) }).then((found) => {
-      if (found === null) res.status(401).json(REFUSED);
-      else res.json({ user: found.user.id, session: found.session.id });
-    }, () => res.status(500).end());
+    auth.api.getSession({ headers: fromNodeHeaders(req.headers) }).then(
+      (found) => {
+        if (found === null) res.status(401).json(REFUSED);
+        else res.json({ user: found.user.id, session: found.session.id });
+      },
+      () => res.status(500).end(),
+    );
   });
   return { server: await listen(app), cookie };
 }
@@ -63,7 +66,10 @@ type BetterAuth = ReturnType<typeof betterAuth<BetterAuthOptions>>;
 async function signUpAndSeed(auth: BetterAuth): Promise<string> {
   const email = `bench-${process.pid}-${Date.now()}@bench.local`;
   const response = await auth.api.signUpEmail({ body: { email, password: 'bench-password-1', name: 'bench' }, asResponse: true });
-  const cookie = response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  const cookie = response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
   if (response.status !== 200 || cookie === '') throw new Error(`better-auth sign-up answered ${response.status}`);
   const { user } = (await response.json()) as { user: { id: string } };
   const context = await auth.$context;

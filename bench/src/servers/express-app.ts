@@ -14,10 +14,13 @@ export function listenExpress(target: Target): Promise<Server> {
   } else if (target.kind === 'verify') {
     const { verify } = target;
     app.get(ROUTE, (req: Request, res) => {
-      verify(req.headers.authorization).then((identity) => {
-        if (identity === null) res.status(401).json(REFUSED);
-        else res.json(identity);
-      }, () => res.status(500).end());
+      verify(req.headers.authorization).then(
+        (identity) => {
+          if (identity === null) res.status(401).json(REFUSED);
+          else res.json(identity);
+        },
+        () => res.status(500).end(),
+      );
     });
   } else {
     const { auth } = target;

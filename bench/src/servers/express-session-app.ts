@@ -26,13 +26,15 @@ export async function listenExpressSession(): Promise<{ server: Server; cookie: 
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.use(session({
-    store,
-    secret: SECRET,
-    resave: false,
-    saveUninitialized: false,
-    cookie: { maxAge: 14 * 24 * 60 * 60 * 1000, httpOnly: true, sameSite: 'lax' },
-  }));
+  app.use(
+    session({
+      store,
+      secret: SECRET,
+      resave: false,
+      saveUninitialized: false,
+      cookie: { maxAge: 14 * 24 * 60 * 60 * 1000, httpOnly: true, sameSite: 'lax' },
+    }),
+  );
   app.post('/login', (req, res) => {
     req.session.userId = 'bench-user-1';
     res.json({ ok: true });
@@ -45,7 +47,10 @@ export async function listenExpressSession(): Promise<{ server: Server; cookie: 
   await seed(client);
   const { port } = server.address() as { port: number };
   const login = await fetch(`http://127.0.0.1:${port}/login`, { method: 'POST' });
-  const cookie = login.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  const cookie = login.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
   if (cookie === '') throw new Error('express-session set no cookie');
   return { server, cookie };
 }

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Redis } from 'ioredis';
-import { Kysely, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { openKyselyFromUrl } from '@sessauth/kysely';
 import { storeUrls, type StoreUrls } from '../config.js';
 

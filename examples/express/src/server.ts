@@ -2,7 +2,13 @@ import express from 'express';
 import { requireAuth, sessauthMiddleware, type AuthenticatedRequest } from '@sessauth/express';
 import { toSessauthRequest, writeSessauthResponse } from '@sessauth/node-http';
 import {
-  CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, createLimitedServer, demoPageResponse, startupBanner, type DemoUser,
+  CLIENT_ASSET_PATH,
+  clientAssetResponse,
+  createExampleApp,
+  createLimitedServer,
+  demoPageResponse,
+  startupBanner,
+  type DemoUser,
 } from '@sessauth/example-shared';
 
 const example = await createExampleApp(process.env);

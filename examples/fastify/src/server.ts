@@ -3,7 +3,14 @@ import type { SessauthResponse } from '@sessauth/core/adapter';
 import { authOf, sessauthPlugin, sessauthFrameworkErrors } from '@sessauth/fastify';
 import { toSessauthRequest } from '@sessauth/node-http';
 import {
-  CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, createLimitedServer, demoPageResponse, startupBanner, type AssetResponse, type DemoUser,
+  CLIENT_ASSET_PATH,
+  clientAssetResponse,
+  createExampleApp,
+  createLimitedServer,
+  demoPageResponse,
+  startupBanner,
+  type AssetResponse,
+  type DemoUser,
 } from '@sessauth/example-shared';
 
 // Types `request.auth.user` as the demo's user everywhere in this app.

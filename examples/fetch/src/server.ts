@@ -4,7 +4,13 @@ import { Hono, type Context } from 'hono';
 import { createFetchHandler } from '@sessauth/fetch';
 import { honoRequireAuth, honoSessauth } from '@sessauth/fetch/hono';
 import {
-  CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, demoPageResponse, nodeServerOptions, startupBanner, type AssetResponse,
+  CLIENT_ASSET_PATH,
+  clientAssetResponse,
+  createExampleApp,
+  demoPageResponse,
+  nodeServerOptions,
+  startupBanner,
+  type AssetResponse,
 } from '@sessauth/example-shared';
 
 const example = await createExampleApp(process.env);

@@ -3,7 +3,14 @@ import { requireAuth, sessauthMiddleware, type SessauthState } from '@sessauth/k
 import { toSessauthRequest } from '@sessauth/node-http';
 import type { SessauthResponse } from '@sessauth/core';
 import {
-  CLIENT_ASSET_PATH, clientAssetResponse, createExampleApp, createLimitedServer, demoPageResponse, startupBanner, type AssetResponse, type DemoUser,
+  CLIENT_ASSET_PATH,
+  clientAssetResponse,
+  createExampleApp,
+  createLimitedServer,
+  demoPageResponse,
+  startupBanner,
+  type AssetResponse,
+  type DemoUser,
 } from '@sessauth/example-shared';
 
 type AuthedContext = ParameterizedContext<SessauthState<DemoUser>>;

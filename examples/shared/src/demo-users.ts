@@ -25,7 +25,10 @@ export class DemoUserDirectory implements UserPort<DemoUser> {
 
   static async seed(hasher: PasswordHasher, spec: string, admins: readonly string[]): Promise<DemoUserDirectory> {
     const directory = new DemoUserDirectory(hasher);
-    for (const entry of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const entry of spec
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const colon = entry.indexOf(':');
       if (colon <= 0) throw new Error('SESSAUTH_DEMO_USERS: expected "name:password,name:password"');
       const username = entry.slice(0, colon);

@@ -52,10 +52,10 @@ export function exampleConfigFromEnv(env: NodeJS.ProcessEnv): ExampleConfig {
   for (const [name, key, fallback] of REQUIRED) {
     const raw = env[name];
     if (raw !== undefined && raw.trim() === '') {
-      throw new SettingsError(name, 'is set but blank: give it a value, or unset it in development to use the example\'s default');
+      throw new SettingsError(name, "is set but blank: give it a value, or unset it in development to use the example's default");
     }
     if (raw === undefined) {
-      if (production) throw new SettingsError(name, 'is required with NODE_ENV=production (the example\'s development default is refused)');
+      if (production) throw new SettingsError(name, "is required with NODE_ENV=production (the example's development default is refused)");
       developmentDefaults.push(name);
     }
     required[key] = fromEnv[key] ?? fallback;
@@ -95,5 +95,8 @@ function portFrom(value: string | undefined): number {
 }
 
 function listFrom(value: string): string[] {
-  return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

@@ -26,7 +26,10 @@ export async function geolocationFromEnv(env: NodeJS.ProcessEnv): Promise<Geoloc
   if (setting === '') return null;
   if (setting === 'ipapi') {
     if (!TRUE.has(consent)) {
-      throw new SettingsError('JWT_GEOLOCATION_THIRD_PARTY_CONSENT', 'must be true to use JWT_GEOLOCATION_PROVIDER=ipapi (every login IP is sent to ipapi.co)');
+      throw new SettingsError(
+        'JWT_GEOLOCATION_THIRD_PARTY_CONSENT',
+        'must be true to use JWT_GEOLOCATION_PROVIDER=ipapi (every login IP is sent to ipapi.co)',
+      );
     }
     return createIpapiProvider({ thirdPartyConsent: true });
   }
@@ -43,11 +46,14 @@ async function providerFromModule(path: string): Promise<GeolocationProvider> {
   try {
     loaded = (await import(pathToFileURL(path).href)) as { default?: unknown };
   } catch (cause) {
-    const error = new SettingsError('JWT_GEOLOCATION_PROVIDER', `cannot load the provider module (expected ipapi, mmdb:<path> or a module path): ${(cause as Error).message}`);
+    const error = new SettingsError(
+      'JWT_GEOLOCATION_PROVIDER',
+      `cannot load the provider module (expected ipapi, mmdb:<path> or a module path): ${(cause as Error).message}`,
+    );
     throw Object.assign(error, { cause });
   }
   if (typeof loaded.default !== 'function') {
-    throw new SettingsError('JWT_GEOLOCATION_PROVIDER', 'the module\'s default export must be a function (ip, signal) => Location | null');
+    throw new SettingsError('JWT_GEOLOCATION_PROVIDER', "the module's default export must be a function (ip, signal) => Location | null");
   }
   return loaded.default as GeolocationProvider;
 }

@@ -1,5 +1,11 @@
 import {
-  ServerResponse, createServer, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, type RequestListener, type Server,
+  ServerResponse,
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeader,
+  type OutgoingHttpHeaders,
+  type RequestListener,
+  type Server,
   type ServerOptions,
 } from 'node:http';
 import { SettingsError } from '@sessauth/core';

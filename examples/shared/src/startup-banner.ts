@@ -9,8 +9,8 @@ export function startupBanner(framework: string, config: ExampleConfig): string 
   const lines = [`sessauth ${framework} example on http://${config.host}:${config.port} (store ${config.storeUrl.split(':')[0]})`];
   if (config.developmentDefaults.length > 0) {
     lines.push(
-      `*** DEVELOPMENT DEFAULTS in use for ${config.developmentDefaults.join(', ')}: never run this in production`
-        + ' (set them, and NODE_ENV=production). ***',
+      `*** DEVELOPMENT DEFAULTS in use for ${config.developmentDefaults.join(', ')}: never run this in production` +
+        ' (set them, and NODE_ENV=production). ***',
     );
   }
   const plan = config.demoUsers;
@@ -26,5 +26,9 @@ export function startupBanner(framework: string, config: ExampleConfig): string 
 
 /** The names of "name:password,name:password" (the seeding itself validates the form). */
 function usernamesOf(spec: string): string[] {
-  return spec.split(',').map((entry) => entry.trim()).filter(Boolean).map((entry) => entry.slice(0, entry.indexOf(':')));
+  return spec
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => entry.slice(0, entry.indexOf(':')));
 }

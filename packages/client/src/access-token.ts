@@ -47,7 +47,10 @@ export function refreshDueAt(token: AccessToken, aheadMs: number): number {
 function decodePayload(raw: string): Record<string, unknown> {
   const part = raw.split('.')[1];
   if (part === undefined || part === '') throw new TypeError('access token is not a JWT');
-  const base64 = part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '=');
+  const base64 = part
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .padEnd(Math.ceil(part.length / 4) * 4, '=');
   const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
   const payload: unknown = JSON.parse(new TextDecoder().decode(bytes));
   if (payload === null || typeof payload !== 'object') throw new TypeError('access token payload is not an object');

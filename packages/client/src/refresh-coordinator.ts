@@ -47,9 +47,11 @@ export class RefreshCoordinator {
   /** A token other than `seen` (the one the caller holds): adopted if another tab has it, else refreshed. */
   refresh(seen: AccessToken | null): Promise<AccessToken> {
     if (this.inflight === null) {
-      this.inflight = this.deps.link.exclusive(() => this.tokenUnderLock(seen)).finally(() => {
-        this.inflight = null;
-      });
+      this.inflight = this.deps.link
+        .exclusive(() => this.tokenUnderLock(seen))
+        .finally(() => {
+          this.inflight = null;
+        });
     }
     return this.inflight;
   }
@@ -184,7 +186,11 @@ export class RefreshCoordinator {
   }
 
   /** Broadcast first, then publish (still under the lock): the next holder finds either. */
-  private async announce(news: { type: 'signed-in' | 'refreshed'; token: string; expiresAt: number; gen: number } | { type: 'signed-out'; reason: SignOutReason; gen: number }): Promise<void> {
+  private async announce(
+    news:
+      | { type: 'signed-in' | 'refreshed'; token: string; expiresAt: number; gen: number }
+      | { type: 'signed-out'; reason: SignOutReason; gen: number },
+  ): Promise<void> {
     this.deps.link.post(news);
     await this.deps.link.publish(news.gen, news.type === 'signed-out' ? news.reason : null);
   }

@@ -97,7 +97,13 @@ export class SessauthClient {
   /** `fetch` with `Authorization: Bearer`, for the API's origin only. */
   fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
     return authedFetch(
-      { fetch: this.config.fetch, apiOrigin: this.config.apiOrigin, resolve: (i) => this.config.resolve(i), coordinator: this.coordinator, state: this.state },
+      {
+        fetch: this.config.fetch,
+        apiOrigin: this.config.apiOrigin,
+        resolve: (i) => this.config.resolve(i),
+        coordinator: this.coordinator,
+        state: this.state,
+      },
       input,
       init,
     );
@@ -187,9 +193,11 @@ export class SessauthClient {
     switch (message.type) {
       case 'signed-in':
       case 'refreshed':
-        return this.coordinator.adopt(message);
+        this.coordinator.adopt(message);
+        return;
       case 'signed-out':
-        return this.coordinator.learnSignOut(message.reason, message.gen);
+        this.coordinator.learnSignOut(message.reason, message.gen);
+        return;
       case 'token-request':
         if (state.token !== null && isFresh(state.token, this.config.now(), this.config.aheadMs)) {
           const { raw, expiresAt } = state.token;

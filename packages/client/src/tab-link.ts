@@ -7,7 +7,13 @@ import type { ChannelLike, LockManagerLike, SignOutReason } from './types.js';
  * tokens only, never refresh tokens.
  */
 export type TabMessage =
-  | { readonly type: 'signed-in' | 'refreshed' | 'token-reply'; readonly token: string; readonly expiresAt: number; readonly gen: number; readonly id?: string }
+  | {
+      readonly type: 'signed-in' | 'refreshed' | 'token-reply';
+      readonly token: string;
+      readonly expiresAt: number;
+      readonly gen: number;
+      readonly id?: string;
+    }
   | { readonly type: 'signed-out'; readonly reason: SignOutReason; readonly gen: number }
   | { readonly type: 'token-request'; readonly id: string };
 

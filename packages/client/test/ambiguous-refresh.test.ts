@@ -45,8 +45,12 @@ describe('a refresh whose answer is lost', () => {
         const inner = new BroadcastChannel(`${name}#${browser.deviceId}`);
         return {
           postMessage: (message: unknown) => void setTimeout(() => inner.postMessage(message), 200),
-          get onmessage() { return inner.onmessage as ((event: MessageEvent) => void) | null; },
-          set onmessage(handler: ((event: MessageEvent) => void) | null) { inner.onmessage = handler as typeof inner.onmessage; },
+          get onmessage() {
+            return inner.onmessage as ((event: MessageEvent) => void) | null;
+          },
+          set onmessage(handler: ((event: MessageEvent) => void) | null) {
+            inner.onmessage = handler as typeof inner.onmessage;
+          },
           close: () => setTimeout(() => inner.close(), 300),
         };
       },

@@ -10,7 +10,10 @@ afterEach(closeTabs);
 async function loginFailure(serverTransport: 'body' | 'cookie' | 'both', clientTransport: 'body' | 'cookie'): Promise<SessauthClientError> {
   const server = await FakeBrowser.start({ transport: serverTransport });
   const tab = openTab(server, null, { transport: clientTransport });
-  const error = await tab.client.login({ username: 'alice', password: 'pw' }).then(() => null, (e: unknown) => e);
+  const error = await tab.client.login({ username: 'alice', password: 'pw' }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!(error instanceof SessauthClientError)) throw new Error(`expected a SessauthClientError, got ${String(error)}`);
   return error;
 }

@@ -45,7 +45,9 @@ describe('openApiViolations (the OpenAPI check of the HTTP suite)', () => {
         answer('GET', '/me', 418, 'host route'),
       ]),
     ).toEqual([]);
-    expect(openApiViolations(cookie, [answer('POST', '/auth/login/', 200, { access_token: 'a' }, { setCookieNames: ['refresh_token'] })])).toEqual([]);
+    expect(openApiViolations(cookie, [answer('POST', '/auth/login/', 200, { access_token: 'a' }, { setCookieNames: ['refresh_token'] })])).toEqual(
+      [],
+    );
   });
 
   it('names each departure: code, status, body, content type, header and cookie', () => {
@@ -78,7 +80,9 @@ describe('openApiViolations (the OpenAPI check of the HTTP suite)', () => {
     ]);
     // In cookie transport the refresh token must not be in the body.
     expect(
-      openApiViolations(cookie, [answer('POST', '/auth/refresh/', 200, { access_token: 'a', refresh_token: 'r' }, { setCookieNames: ['refresh_token'] })]),
+      openApiViolations(cookie, [
+        answer('POST', '/auth/refresh/', 200, { access_token: 'a', refresh_token: 'r' }, { setCookieNames: ['refresh_token'] }),
+      ]),
     ).toEqual(['POST /auth/refresh/ -> 200: $: undeclared property refresh_token']);
   });
 });

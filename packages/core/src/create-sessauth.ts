@@ -53,7 +53,8 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     handle: (request) => handleRequest(engine, request),
     handles: (target) => isOurPath(options, target, engine.admin !== null),
     authenticate: (input) => authenticate(engine, input),
-    authenticateOptional: async (input) => (input.authorization === undefined || input.authorization.length === 0 ? null : authenticate(engine, input)),
+    authenticateOptional: async (input) =>
+      input.authorization === undefined || input.authorization.length === 0 ? null : authenticate(engine, input),
     errorResponse: (error) => errorToResponse(error, engine.logger),
     changePassword: (request, caller, setPassword) => changePasswordRoute(engine, request, caller, setPassword),
     ...sessionApi(engine),

@@ -19,9 +19,11 @@ const RANK: Readonly<Record<LogLevel, number>> = { debug: 0, info: 1, warn: 2, e
 
 /** One JSON line per event at `level` or above: errors and warnings to stderr, the rest to stdout. */
 export function createConsoleLogger(level: LogLevel = 'info'): Logger {
-  const writer = (at: LogLevel, sink: (text: string) => void) => (event: string, fields?: LogFields): void => {
-    if (RANK[at] >= RANK[level]) sink(JSON.stringify({ level: at, event, ...fields }));
-  };
+  const writer =
+    (at: LogLevel, sink: (text: string) => void) =>
+    (event: string, fields?: LogFields): void => {
+      if (RANK[at] >= RANK[level]) sink(JSON.stringify({ level: at, event, ...fields }));
+    };
   return {
     error: writer('error', (text) => console.error(text)),
     warn: writer('warn', (text) => console.warn(text)),

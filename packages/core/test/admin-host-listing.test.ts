@@ -11,8 +11,8 @@ async function seeded() {
   return store;
 }
 
-describe('createAdminListing (behind the host\'s own admin login)', () => {
-  it('renders the listing under the host\'s path, escaping the viewer too, without a sign-out form', async () => {
+describe("createAdminListing (behind the host's own admin login)", () => {
+  it("renders the listing under the host's path, escaping the viewer too, without a sign-out form", async () => {
     const listing = createAdminListing({ store: await seeded(), basePath: '/staff/sessions/', logger: silentLogger });
     const response = await listing({ query: 'limit=2', viewer: '<i>ops@example.com</i>' });
     expect(response.status).toBe(200);

@@ -8,7 +8,10 @@ import { apiLogin, createHarness, sessauthRequest } from './helpers/sessauth-har
 
 const PREFIX = '/admin/sessauth/session';
 
-interface JsonPage { sessions: AdminSessionJson[]; next_cursor: string | null }
+interface JsonPage {
+  sessions: AdminSessionJson[];
+  next_cursor: string | null;
+}
 
 async function setup() {
   const harness = await createHarness();
@@ -67,15 +70,25 @@ describe('admin listing: who may see it', () => {
 });
 
 describe('admin listing: what an admin sees', () => {
-  it('lists every user\'s sessions newest first, without secrets', async () => {
+  it("lists every user's sessions newest first, without secrets", async () => {
     const { auth, alice } = await setup();
     const page = await jsonPage(auth, alice, 'format=json');
     expect(page.sessions.map((s) => s.user_id)).toEqual(['user-bob', 'user-alice']);
     expect(page.next_cursor).toBeNull();
     const [row] = page.sessions;
-    expect(Object.keys(row!).sort()).toEqual(
-      ['browser', 'created_at', 'expired_at', 'expires_at', 'id', 'ip_address', 'last_activity_at', 'location', 'status', 'user_agent', 'user_id'],
-    );
+    expect(Object.keys(row!).sort()).toEqual([
+      'browser',
+      'created_at',
+      'expired_at',
+      'expires_at',
+      'id',
+      'ip_address',
+      'last_activity_at',
+      'location',
+      'status',
+      'user_agent',
+      'user_id',
+    ]);
     expect(row).toMatchObject({ status: 'active', expired_at: null, ip_address: '127.0.0.1' });
   });
 
@@ -127,9 +140,22 @@ describe('admin listing: what an admin sees', () => {
 
   it('refuses malformed queries with 400 invalid_request', async () => {
     const { auth, alice } = await setup();
-    for (const query of ['status=bogus', 'limit=0', 'limit=201', 'limit=1e2', 'limit=-1', 'after=not-a-cursor', 'user=a&user=b',
-      'format=xml', `user=${'x'.repeat(300)}`, 'user=%00', `q=${'x'.repeat(3000)}`]) {
-      const response = await auth.handle(get(`${query}&format=json`.replace('format=xml&format=json', 'format=xml'), { authorization: `Bearer ${alice}` }));
+    for (const query of [
+      'status=bogus',
+      'limit=0',
+      'limit=201',
+      'limit=1e2',
+      'limit=-1',
+      'after=not-a-cursor',
+      'user=a&user=b',
+      'format=xml',
+      `user=${'x'.repeat(300)}`,
+      'user=%00',
+      `q=${'x'.repeat(3000)}`,
+    ]) {
+      const response = await auth.handle(
+        get(`${query}&format=json`.replace('format=xml&format=json', 'format=xml'), { authorization: `Bearer ${alice}` }),
+      );
       expect([query, response?.status]).toEqual([query, 400]);
       if (response?.headers['content-type'] === 'application/json') {
         expect(JSON.parse(response.body!)).toMatchObject({ error_code: 'invalid_request' });
@@ -158,11 +184,13 @@ describe('admin listing: safe HTML', () => {
     expect(html).not.toMatch(/<script|<img|onerror=alert\(2\)>/i);
   });
 
-  it('sends a strict CSP whose only allowance is the page\'s own stylesheet', async () => {
+  it("sends a strict CSP whose only allowance is the page's own stylesheet", async () => {
     const { auth, alice } = await setup();
     const response = await auth.handle(get('', { authorization: `Bearer ${alice}` }));
     const csp = response!.headers['content-security-policy']!;
-    expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; img-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'$/);
+    expect(csp).toMatch(
+      /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; img-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'$/,
+    );
     expect(csp).not.toContain('unsafe');
     const style = /<style>([\s\S]*?)<\/style>/.exec(response!.body!)![1]!;
     const hash = createHash('sha256').update(style, 'utf8').digest('base64');
@@ -186,14 +214,18 @@ describe('admin listing: routing', () => {
       expect(response?.status).toBe(405);
       expect(response?.headers.allow).toBe('GET');
     }
-    const unknown = await auth.handle(sessauthRequest({ method: 'DELETE', path: `${PREFIX}/some-id/`, headers: { authorization: `Bearer ${alice}` } }));
+    const unknown = await auth.handle(
+      sessauthRequest({ method: 'DELETE', path: `${PREFIX}/some-id/`, headers: { authorization: `Bearer ${alice}` } }),
+    );
     expect(unknown?.status).toBe(404);
   });
 
   it('serves a custom admin prefix', async () => {
     const { auth } = await createHarness({ options: { adminPrefix: '/ops/sessions' } });
     const token = await apiLogin(auth, 'alice');
-    expect((await auth.handle(sessauthRequest({ path: '/ops/sessions/', query: 'format=json', headers: { authorization: `Bearer ${token}` } })))?.status).toBe(200);
+    expect(
+      (await auth.handle(sessauthRequest({ path: '/ops/sessions/', query: 'format=json', headers: { authorization: `Bearer ${token}` } })))?.status,
+    ).toBe(200);
     expect(await auth.handle(sessauthRequest({ path: `${PREFIX}/`, headers: { authorization: `Bearer ${token}` } }))).toBeNull();
   });
 });

@@ -51,7 +51,9 @@ describe('admin browser sign-in', () => {
     expect(sessions).toHaveLength(1);
     expect(sessions[0]).toMatchObject({ userId: 'user-alice', userAgent: 'Browser/1.0' });
 
-    const page = await auth.handle(sessauthRequest({ path: `${PREFIX}/`, headers: { cookie: `sessauth_admin=${cookiesSet(response).get('sessauth_admin')}` } }));
+    const page = await auth.handle(
+      sessauthRequest({ path: `${PREFIX}/`, headers: { cookie: `sessauth_admin=${cookiesSet(response).get('sessauth_admin')}` } }),
+    );
     expect(page?.status).toBe(200);
     expect(page?.body).toContain('Signed in as <code>user-alice</code>');
     expect(page?.body).toContain(`action="${PREFIX}/sign-out/"`);
@@ -82,7 +84,10 @@ describe('admin browser sign-in', () => {
       [{ username: 'alice', password: 'alice-password' }, { cookie: form.cookie }],
       [{ csrfmiddlewaretoken: form.token, username: 'alice', password: 'alice-password' }, {}],
       [{ csrfmiddlewaretoken: 'x'.repeat(64), username: 'alice', password: 'alice-password' }, { cookie: form.cookie }],
-      [{ csrfmiddlewaretoken: form.token, username: 'alice', password: 'alice-password' }, { cookie: form.cookie, origin: 'http://evil.test' }],
+      [
+        { csrfmiddlewaretoken: form.token, username: 'alice', password: 'alice-password' },
+        { cookie: form.cookie, origin: 'http://evil.test' },
+      ],
     ];
     for (const [fields, headers] of cases) {
       const response = await auth.handle(postForm(`${PREFIX}/sign-in/`, fields, headers));
@@ -97,11 +102,14 @@ describe('admin browser sign-in', () => {
     const form = await openForm(auth);
     const json = await auth.handle(postForm(`${PREFIX}/sign-in/`, {}, { cookie: form.cookie, 'content-type': 'application/json' }));
     expect(json?.status).toBe(415);
-    const twice = await auth.handle(sessauthRequest({
-      method: 'POST', path: `${PREFIX}/sign-in/`,
-      headers: { host: HOST, origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded', cookie: form.cookie },
-      body: `csrfmiddlewaretoken=${form.token}&username=alice&username=bob&password=alice-password`,
-    }));
+    const twice = await auth.handle(
+      sessauthRequest({
+        method: 'POST',
+        path: `${PREFIX}/sign-in/`,
+        headers: { host: HOST, origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded', cookie: form.cookie },
+        body: `csrfmiddlewaretoken=${form.token}&username=alice&username=bob&password=alice-password`,
+      }),
+    );
     expect(twice?.status).toBe(400);
   });
 
@@ -123,7 +131,7 @@ describe('admin cookie and sign-out', () => {
     return { ...harness, cookie: `sessauth_admin=${cookiesSet(response).get('sessauth_admin')!}` };
   }
 
-  it('sign-out ends only the admin\'s own session and drops the cookie', async () => {
+  it("sign-out ends only the admin's own session and drops the cookie", async () => {
     const { auth, store, cookie } = await signedIn();
     await apiLogin(auth, 'bob');
     const form = await openForm(auth);
@@ -131,7 +139,10 @@ describe('admin cookie and sign-out', () => {
     expect(response?.status).toBe(303);
     expect(setCookieLine(response!, 'sessauth_admin')).toMatch(/^sessauth_admin=; Path=\/admin\/sessauth\/session\/; Max-Age=0;/);
     const sessions = (await store.listSessionsForAdmin({ now: new Date(), limit: 10 })).sessions;
-    expect(sessions.map((s) => [s.userId, s.expiredAt === null])).toEqual([['user-bob', true], ['user-alice', false]]);
+    expect(sessions.map((s) => [s.userId, s.expiredAt === null])).toEqual([
+      ['user-bob', true],
+      ['user-alice', false],
+    ]);
     const after = await auth.handle(sessauthRequest({ path: `${PREFIX}/`, headers: { cookie } }));
     expect(after?.status).toBe(401);
     expect(after?.body).toContain('Your sign-in has expired or was revoked.');
@@ -156,7 +167,9 @@ describe('admin cookie and sign-out', () => {
   it('prefers an Authorization header over the cookie', async () => {
     const { auth, cookie } = await signedIn();
     const bob = await apiLogin(auth, 'bob');
-    const response = await auth.handle(sessauthRequest({ path: `${PREFIX}/`, query: 'format=json', headers: { cookie, authorization: `Bearer ${bob}` } }));
+    const response = await auth.handle(
+      sessauthRequest({ path: `${PREFIX}/`, query: 'format=json', headers: { cookie, authorization: `Bearer ${bob}` } }),
+    );
     expect(response?.status).toBe(403);
   });
 });

@@ -43,14 +43,17 @@ describe('parseCookieHeader', () => {
 
 describe('serializeCookie', () => {
   const refresh: SetCookie = {
-    name: 'refresh_token', value: 'abc.def-ghi_jkl', path: '/auth/refresh/', maxAge: 1209600,
-    httpOnly: true, secure: true, sameSite: 'Lax',
+    name: 'refresh_token',
+    value: 'abc.def-ghi_jkl',
+    path: '/auth/refresh/',
+    maxAge: 1209600,
+    httpOnly: true,
+    secure: true,
+    sameSite: 'Lax',
   };
 
   it('writes every attribute', () => {
-    expect(serializeCookie(refresh)).toBe(
-      'refresh_token=abc.def-ghi_jkl; Path=/auth/refresh/; Max-Age=1209600; HttpOnly; Secure; SameSite=Lax',
-    );
+    expect(serializeCookie(refresh)).toBe('refresh_token=abc.def-ghi_jkl; Path=/auth/refresh/; Max-Age=1209600; HttpOnly; Secure; SameSite=Lax');
     expect(serializeCookie({ ...refresh, domain: 'example.com', sameSite: 'Strict', httpOnly: false })).toBe(
       'refresh_token=abc.def-ghi_jkl; Path=/auth/refresh/; Domain=example.com; Max-Age=1209600; Secure; SameSite=Strict',
     );

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkCsrf, csrfTokensMatch, maskCsrfSecret, newCsrfSecret, unmaskCsrfToken, type CsrfCheckInput,
-} from '../src/http/csrf.js';
+import { checkCsrf, csrfTokensMatch, maskCsrfSecret, newCsrfSecret, unmaskCsrfToken, type CsrfCheckInput } from '../src/http/csrf.js';
 
 const WELL_FORMED_SECRET = /^[a-zA-Z0-9]{32}$/;
 

@@ -35,7 +35,12 @@ describe('login with the ipapi provider', () => {
     server.respond = (_req, res) => json(res, LONDON);
     const session = await loginFrom(PUBLIC_IP, ipapi());
     expect(session.location).toEqual({
-      city: 'London', region: 'England', country: 'United Kingdom', country_code: 'GB', latitude: 51.5, longitude: -0.12,
+      city: 'London',
+      region: 'England',
+      country: 'United Kingdom',
+      country_code: 'GB',
+      latitude: 51.5,
+      longitude: -0.12,
     });
     expect(server.requests).toEqual([`/${PUBLIC_IP}/json/`]);
   });
@@ -60,14 +65,14 @@ describe('login with the ipapi provider', () => {
     expect(silentLogger.lines).toContain('geolocation_failed');
   });
 
-  it('completes the login without a location when the service never answers (the core\'s bound)', async () => {
+  it("completes the login without a location when the service never answers (the core's bound)", async () => {
     server.respond = () => undefined;
     const session = await loginFrom(PUBLIC_IP, ipapi());
     expect(session.location).toBeNull();
     expect(server.requests).toHaveLength(1);
   });
 
-  it('completes the login without a location at the provider\'s own timeout', async () => {
+  it("completes the login without a location at the provider's own timeout", async () => {
     server.respond = () => undefined;
     const session = await loginFrom(PUBLIC_IP, ipapi(100));
     expect(session.location).toBeNull();

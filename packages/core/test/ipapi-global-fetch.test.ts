@@ -33,13 +33,13 @@ async function lookupInChild(): Promise<{ location?: unknown; error?: string }> 
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as { location?: unknown; error?: string };
 }
 
-describe('ipapi provider with Node\'s own fetch (no injected fetch)', () => {
+describe("ipapi provider with Node's own fetch (no injected fetch)", () => {
   it('reads a good answer', async () => {
     server.respond = (_req, res) => json(res, LONDON);
     expect(await lookupInChild()).toEqual({ location: expect.objectContaining({ city: 'London', country_code: 'GB' }) });
   });
 
-  it('does not follow a redirect (Node\'s fetch would by default)', async () => {
+  it("does not follow a redirect (Node's fetch would by default)", async () => {
     server.requests.length = 0;
     server.respond = HOSTILE_ANSWERS['a redirect']![0];
     expect(await lookupInChild()).toEqual({ error: 'geolocation answer with status 302' });

@@ -19,14 +19,18 @@ function provider(extra: { timeoutMs?: number; maxResponseBytes?: number } = {})
   return createIpapiProvider({ thirdPartyConsent: true, baseUrl: server.origin, fetch: server.fetch, ...extra });
 }
 
-const lookup = (p: GeolocationProvider, ip = PUBLIC_IP): Promise<unknown> =>
-  Promise.resolve(p(ip, new AbortController().signal));
+const lookup = (p: GeolocationProvider, ip = PUBLIC_IP): Promise<unknown> => Promise.resolve(p(ip, new AbortController().signal));
 
 describe('ipapi provider against a local HTTPS server', () => {
   it('maps the ipapi.co shape to a location, asking once at /<ip>/json/ without cookies', async () => {
     server.respond = (_req, res) => json(res, LONDON);
     await expect(lookup(provider())).resolves.toEqual({
-      city: 'London', region: 'England', country: 'United Kingdom', country_code: 'GB', latitude: 51.5, longitude: -0.12,
+      city: 'London',
+      region: 'England',
+      country: 'United Kingdom',
+      country_code: 'GB',
+      latitude: 51.5,
+      longitude: -0.12,
     });
     expect(server.requests).toEqual([`/${PUBLIC_IP}/json/`]);
     expect(server.headers[0]).toMatchObject({ accept: 'application/json' });

@@ -37,8 +37,9 @@ describe('key errors hint at the fix', () => {
   });
 
   it('an ES256 SEC1 key names the same conversion and an EC key generator when missing', () => {
-    expect(messageOf({ ...base, algorithm: 'ES256', secretKey: '-----BEGIN EC PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----' }))
-      .toContain('openssl pkcs8 -topk8 -nocrypt');
+    expect(messageOf({ ...base, algorithm: 'ES256', secretKey: '-----BEGIN EC PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----' })).toContain(
+      'openssl pkcs8 -topk8 -nocrypt',
+    );
     expect(messageOf({ ...base, algorithm: 'ES256', secretKey: 'plain' })).toContain('ec_paramgen_curve:P-256');
   });
 
@@ -48,7 +49,9 @@ describe('key errors hint at the fix', () => {
     expect(message).toMatch(/^secretKey \/ JWT_SECRET_KEY: contains literal "\\n" sequences/);
     expect(message).toContain('double quotes');
     expect(message).toContain('settingsFromEnv');
-    expect(messageOf(rs256(rsa.privateKey, rsa.publicKey.trim().replaceAll('\n', '\\n')))).toMatch(/^verifyingKey \/ JWT_VERIFYING_KEY: contains literal/);
+    expect(messageOf(rs256(rsa.privateKey, rsa.publicKey.trim().replaceAll('\n', '\\n')))).toMatch(
+      /^verifyingKey \/ JWT_VERIFYING_KEY: contains literal/,
+    );
   });
 
   it('a verifying key that is a certificate, a PKCS#1 public key or a private key names the openssl command', () => {

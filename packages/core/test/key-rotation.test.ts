@@ -82,11 +82,25 @@ describe('key rotation (HMAC)', () => {
   it('refuses a token whose kid names no configured key, even when its signature is good', async () => {
     const tokens = await service({ ...base, secretKey: SECRET_A });
     const key = new TextEncoder().encode(SECRET_A);
-    const unknownKid = await new SignJWT({ sid: 'sess-1' }).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: 'not-a-key' })
-      .setIssuer(ISS).setAudience(AUD).setSubject('user-1').setIssuedAt(T0).setNotBefore(T0).setExpirationTime(T0 + 300).sign(key);
+    const unknownKid = await new SignJWT({ sid: 'sess-1' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: 'not-a-key' })
+      .setIssuer(ISS)
+      .setAudience(AUD)
+      .setSubject('user-1')
+      .setIssuedAt(T0)
+      .setNotBefore(T0)
+      .setExpirationTime(T0 + 300)
+      .sign(key);
     expect(await code(tokens.verify(unknownKid, 'access'))).toBe('invalid_token');
-    const numericKid = await new SignJWT({ sid: 'sess-1' }).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: 7 as unknown as string })
-      .setIssuer(ISS).setAudience(AUD).setSubject('user-1').setIssuedAt(T0).setNotBefore(T0).setExpirationTime(T0 + 300).sign(key);
+    const numericKid = await new SignJWT({ sid: 'sess-1' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: 7 as unknown as string })
+      .setIssuer(ISS)
+      .setAudience(AUD)
+      .setSubject('user-1')
+      .setIssuedAt(T0)
+      .setNotBefore(T0)
+      .setExpirationTime(T0 + 300)
+      .sign(key);
     expect(await code(tokens.verify(numericKid, 'access'))).toBe('invalid_token');
   });
 
@@ -97,8 +111,15 @@ describe('key rotation (HMAC)', () => {
     expect(await code(tokens.verify(await kidless(enc(SECRET_B), 'HS256'), 'access'))).toBe('verified');
     expect(await code(tokens.verify(await kidless(enc('hmac-secret-D-0123456789abcdefghijklmnop'), 'HS256'), 'access'))).toBe('invalid_token');
     // A claim failure under the right key is the answer, not a reason to try the next key.
-    const expired = await new SignJWT({ sid: 'sess-1' }).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
-      .setIssuer(ISS).setAudience(AUD).setSubject('user-1').setIssuedAt(T0 - 600).setNotBefore(T0 - 600).setExpirationTime(T0 - 300).sign(enc(SECRET_A));
+    const expired = await new SignJWT({ sid: 'sess-1' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+      .setIssuer(ISS)
+      .setAudience(AUD)
+      .setSubject('user-1')
+      .setIssuedAt(T0 - 600)
+      .setNotBefore(T0 - 600)
+      .setExpirationTime(T0 - 300)
+      .sign(enc(SECRET_A));
     expect(await code(tokens.verify(expired, 'access'))).toBe('expired_token');
   });
 
@@ -129,9 +150,16 @@ describe('key rotation (HMAC)', () => {
   });
 
   it('reads JWT_PREVIOUS_SECRET_KEYS comma-separated and JWT_SECURITY_STAMP_KEY from the environment', () => {
-    const options = settingsFromEnv({
-      JWT_SECRET_KEY: SECRET_B, JWT_PREVIOUS_SECRET_KEYS: ` ${SECRET_A} , ${SECRET_C},`, JWT_SECURITY_STAMP_KEY: SECRET_A, JWT_ISSUER: ISS, JWT_AUDIENCE: AUD,
-    }, { logger: { warn: () => {} } });
+    const options = settingsFromEnv(
+      {
+        JWT_SECRET_KEY: SECRET_B,
+        JWT_PREVIOUS_SECRET_KEYS: ` ${SECRET_A} , ${SECRET_C},`,
+        JWT_SECURITY_STAMP_KEY: SECRET_A,
+        JWT_ISSUER: ISS,
+        JWT_AUDIENCE: AUD,
+      },
+      { logger: { warn: () => {} } },
+    );
     expect(options.previousSecretKeys).toEqual([SECRET_A, SECRET_C]);
     expect(resolveOptions(options).previousSecretKeys).toEqual([SECRET_A, SECRET_C]);
   });
@@ -143,7 +171,11 @@ describe('key rotation (HMAC)', () => {
   });
 });
 
-const ASYMMETRIC: [SigningAlgorithm, KeySpec][] = [['RS256', 'rsa2048'], ['ES256', 'p256'], ['EdDSA', 'ed25519']];
+const ASYMMETRIC: [SigningAlgorithm, KeySpec][] = [
+  ['RS256', 'rsa2048'],
+  ['ES256', 'p256'],
+  ['EdDSA', 'ed25519'],
+];
 
 describe.each(ASYMMETRIC)('key rotation (%s)', (algorithm, spec) => {
   let a: PemPair;
@@ -183,8 +215,8 @@ describe.each(ASYMMETRIC)('key rotation (%s)', (algorithm, spec) => {
   it('tries a kid-less token against the current and previous public keys', async () => {
     const pkcs8 = async (pem: string) => (await import('jose')).importPKCS8(pem, algorithm);
     const rotated = await service({ ...base, ...keysOf(b), previousVerifyingKeys: [a.publicKey], securityStampKey: a.privateKey });
-    expect(await code(rotated.verify(await kidless(await pkcs8(a.privateKey) as CryptoKey, algorithm), 'access'))).toBe('verified');
-    expect(await code(rotated.verify(await kidless(await pkcs8(next.privateKey) as CryptoKey, algorithm), 'access'))).toBe('invalid_token');
+    expect(await code(rotated.verify(await kidless((await pkcs8(a.privateKey)) as CryptoKey, algorithm), 'access'))).toBe('verified');
+    expect(await code(rotated.verify(await kidless((await pkcs8(next.privateKey)) as CryptoKey, algorithm), 'access'))).toBe('invalid_token');
   });
 
   it('checks previous public keys like JWT_VERIFYING_KEY and refuses previous secrets', () => {
@@ -200,19 +232,34 @@ describe.each(ASYMMETRIC)('key rotation (%s)', (algorithm, spec) => {
 
   it('reads several PEM blocks from JWT_PREVIOUS_VERIFYING_KEYS, one-line \\n form included', () => {
     const oneLine = `${a.publicKey}${next.publicKey}`.replaceAll('\n', '\\n');
-    const options = settingsFromEnv({
-      JWT_ALGORITHM: algorithm, JWT_SECRET_KEY: b.privateKey, JWT_VERIFYING_KEY: b.publicKey,
-      JWT_PREVIOUS_VERIFYING_KEYS: oneLine, JWT_SECURITY_STAMP_KEY: a.privateKey, JWT_ISSUER: ISS, JWT_AUDIENCE: AUD,
-    }, { logger: { warn: () => {} } });
+    const options = settingsFromEnv(
+      {
+        JWT_ALGORITHM: algorithm,
+        JWT_SECRET_KEY: b.privateKey,
+        JWT_VERIFYING_KEY: b.publicKey,
+        JWT_PREVIOUS_VERIFYING_KEYS: oneLine,
+        JWT_SECURITY_STAMP_KEY: a.privateKey,
+        JWT_ISSUER: ISS,
+        JWT_AUDIENCE: AUD,
+      },
+      { logger: { warn: () => {} } },
+    );
     expect(resolveOptions(options).previousVerifyingKeys).toEqual([a.publicKey, next.publicKey]);
   });
 });
 
 it('a previous public key of another algorithm family is refused with the setting and entry named', async () => {
   const [rsa, ec] = await Promise.all([pemPair('rsa2048'), pemPair('p256')]);
-  const error = settingsError(() => resolveOptions({
-    ...base, algorithm: 'RS256', secretKey: rsa.privateKey, verifyingKey: rsa.publicKey, previousVerifyingKeys: [ec.publicKey], securityStampKey: SECRET_A,
-  }));
+  const error = settingsError(() =>
+    resolveOptions({
+      ...base,
+      algorithm: 'RS256',
+      secretKey: rsa.privateKey,
+      verifyingKey: rsa.publicKey,
+      previousVerifyingKeys: [ec.publicKey],
+      securityStampKey: SECRET_A,
+    }),
+  );
   expect(error.setting).toBe('JWT_PREVIOUS_VERIFYING_KEYS');
   expect(error.message).toMatch(/entry 1: must be an RSA key/);
 });

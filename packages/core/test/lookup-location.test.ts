@@ -3,7 +3,11 @@ import { lookupLocation } from '../src/geo/lookup-location.js';
 import type { GeolocationProvider, Location } from '../src/geo/location.js';
 import type { Logger } from '../src/logger.js';
 
-interface LogLine { level: string; event: string; fields: Record<string, unknown> | undefined }
+interface LogLine {
+  level: string;
+  event: string;
+  fields: Record<string, unknown> | undefined;
+}
 
 function recordingLogger(): Logger & { lines: LogLine[] } {
   const lines: LogLine[] = [];
@@ -34,7 +38,8 @@ describe('lookupLocation', () => {
     const { provider, calls } = countingProvider(() => ({ city: 'London', country_code: 'gb' }));
     const logger = recordingLogger();
     await expect(lookupLocation(provider, PUBLIC_IP, { timeoutMs: 1000, logger })).resolves.toEqual({
-      city: 'London', country_code: 'GB',
+      city: 'London',
+      country_code: 'GB',
     });
     expect(calls).toEqual([PUBLIC_IP]);
     expect(logger.lines).toEqual([]);
@@ -46,15 +51,23 @@ describe('lookupLocation', () => {
     expect(calls).toEqual([PUBLIC_IP]);
   });
 
-  it.each(['10.0.0.1', '127.0.0.1', '192.168.1.1', '169.254.1.1', '100.64.0.1', '::1', 'fe80::1', 'fd00::1',
-    '::ffff:10.0.0.1', '2001:db8::1', 'not-an-ip'])(
-    'never calls the provider for %s',
-    async (ip) => {
-      const { provider, calls } = countingProvider(() => ({ city: 'Nowhere' }));
-      await expect(lookupLocation(provider, ip, { timeoutMs: 1000, logger: recordingLogger() })).resolves.toBeNull();
-      expect(calls).toEqual([]);
-    },
-  );
+  it.each([
+    '10.0.0.1',
+    '127.0.0.1',
+    '192.168.1.1',
+    '169.254.1.1',
+    '100.64.0.1',
+    '::1',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:10.0.0.1',
+    '2001:db8::1',
+    'not-an-ip',
+  ])('never calls the provider for %s', async (ip) => {
+    const { provider, calls } = countingProvider(() => ({ city: 'Nowhere' }));
+    await expect(lookupLocation(provider, ip, { timeoutMs: 1000, logger: recordingLogger() })).resolves.toBeNull();
+    expect(calls).toEqual([]);
+  });
 
   it('gives null without a provider or an address', async () => {
     const { provider, calls } = countingProvider(() => ({ city: 'X' }));
@@ -65,7 +78,12 @@ describe('lookupLocation', () => {
 
   it.each([
     ['rejects', () => Promise.reject(new Error(`lookup of ${PUBLIC_IP} failed`))],
-    ['throws synchronously', () => { throw new Error(`lookup of ${PUBLIC_IP} failed`); }],
+    [
+      'throws synchronously',
+      () => {
+        throw new Error(`lookup of ${PUBLIC_IP} failed`);
+      },
+    ],
   ])('logs and gives null when the provider %s, without the address', async (_, answer) => {
     const logger = recordingLogger();
     const { provider } = countingProvider(answer as () => Location);

@@ -12,8 +12,7 @@ import { apiLogin, createHarness, sessauthRequest } from './helpers/sessauth-har
 // A freely redistributable country database from the npm registry (a dev dependency).
 const DATABASE = createRequire(import.meta.url).resolve('@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb');
 
-const ask = async (ip: string, provider: Awaited<ReturnType<typeof createMmdbProvider>>) =>
-  provider(ip, new AbortController().signal);
+const ask = async (ip: string, provider: Awaited<ReturnType<typeof createMmdbProvider>>) => provider(ip, new AbortController().signal);
 
 describe('mmdb provider with a real database file', () => {
   it('finds the country of IPv4 and IPv6 addresses', async () => {
@@ -35,7 +34,9 @@ describe('mmdb provider with a real database file', () => {
 
   it('fails at start-up, naming the setting, on a missing or foreign file', async () => {
     await expect(createMmdbProvider({ path: '/nonexistent/file.mmdb' })).rejects.toThrow(SettingsError);
-    await expect(createMmdbProvider({ path: '/nonexistent/file.mmdb' })).rejects.toThrow(/JWT_GEOLOCATION_PROVIDER: cannot read the mmdb file \(ENOENT\)/);
+    await expect(createMmdbProvider({ path: '/nonexistent/file.mmdb' })).rejects.toThrow(
+      /JWT_GEOLOCATION_PROVIDER: cannot read the mmdb file \(ENOENT\)/,
+    );
     const dir = mkdtempSync(join(tmpdir(), 'sessauth-mmdb-'));
     try {
       writeFileSync(join(dir, 'fake.mmdb'), 'not a database at all');
@@ -52,7 +53,10 @@ describe('mmdb provider with a real database file', () => {
       calls.push(ip);
       return provider(ip, signal);
     };
-    for (const [peer, expected] of [['81.2.69.160', { country_code: 'GB' }], ['192.168.0.7', null]] as const) {
+    for (const [peer, expected] of [
+      ['81.2.69.160', { country_code: 'GB' }],
+      ['192.168.0.7', null],
+    ] as const) {
       const { auth } = await createHarness({ geolocation: counting });
       const token = await apiLogin(auth, 'alice', { peerAddress: peer });
       const listed = await auth.handle(sessauthRequest({ path: '/auth/sessions/', headers: { authorization: `Bearer ${token}` } }));
@@ -63,7 +67,7 @@ describe('mmdb provider with a real database file', () => {
 });
 
 describe('mmdb record mapping', () => {
-  it('reads MaxMind\'s City layout in the chosen language, falling back to English', () => {
+  it("reads MaxMind's City layout in the chosen language, falling back to English", () => {
     const record = {
       city: { names: { en: 'London', de: 'London' } },
       subdivisions: [{ names: { en: 'England', fr: 'Angleterre' } }],
@@ -71,13 +75,22 @@ describe('mmdb record mapping', () => {
       location: { latitude: 51.5142, longitude: -0.0931, accuracy_radius: 50 },
     };
     expect(mmdbRecordToLocation(record, 'fr')).toEqual({
-      city: 'London', region: 'Angleterre', country: 'Royaume-Uni', country_code: 'GB', latitude: 51.5142, longitude: -0.0931,
+      city: 'London',
+      region: 'Angleterre',
+      country: 'Royaume-Uni',
+      country_code: 'GB',
+      latitude: 51.5142,
+      longitude: -0.0931,
     });
   });
 
   it('reads the flat layout of ip-location-db city files', () => {
     expect(mmdbRecordToLocation({ city: 'Berlin', state1: 'Land Berlin', country_code: 'DE', latitude: 52.52, longitude: 13.4 })).toEqual({
-      city: 'Berlin', region: 'Land Berlin', country_code: 'DE', latitude: 52.52, longitude: 13.4,
+      city: 'Berlin',
+      region: 'Land Berlin',
+      country_code: 'DE',
+      latitude: 52.52,
+      longitude: 13.4,
     });
   });
 

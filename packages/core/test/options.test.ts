@@ -22,18 +22,43 @@ describe('resolveOptions: defaults', () => {
   it('applies every documented default', () => {
     const resolved = resolveOptions(base);
     expect(resolved).toMatchObject({
-      algorithm: 'HS256', verifyingKey: undefined, accessTokenExpireSeconds: 300,
-      refreshTokenExpireSeconds: 1_209_600, sessionExpireSeconds: 1_209_600, leewaySeconds: 0,
-      maxActiveSessions: 20, refreshTokenReuseGraceSeconds: 0, refreshTokenTransport: 'body',
-      refreshCookieName: 'refresh_token', refreshCookiePath: '/auth/refresh/', refreshCookieDomain: undefined,
-      refreshCookieSecure: true, refreshCookieHttpOnly: true, refreshCookieSameSite: 'Lax',
-      csrfCookieName: 'csrftoken', csrfCookieSecure: true, csrfTrustedOrigins: [],
-      loginThrottleRate: '5/min', refreshThrottleRate: '30/min',
-      loginThrottle: { limit: 5, windowSec: 60 }, refreshThrottle: { limit: 30, windowSec: 60 },
-      throttleIpv6Prefix: 64, trustedProxyCidrs: [], persistClientIp: true, maxUsernameLength: 254,
-      maxPasswordLength: 1024, maxTokenLength: 8192, maxForwardedHeaderLength: 2048, maxForwardedHops: 10,
-      maxBodyBytes: 16_384, geolocationTimeoutMs: 1500, storeBudgetMs: 5000, activityUpdateIntervalSeconds: 60,
-      prefix: '/auth', adminPrefix: '/admin/sessauth/session', customClaims: undefined,
+      algorithm: 'HS256',
+      verifyingKey: undefined,
+      accessTokenExpireSeconds: 300,
+      refreshTokenExpireSeconds: 1_209_600,
+      sessionExpireSeconds: 1_209_600,
+      leewaySeconds: 0,
+      maxActiveSessions: 20,
+      refreshTokenReuseGraceSeconds: 0,
+      refreshTokenTransport: 'body',
+      refreshCookieName: 'refresh_token',
+      refreshCookiePath: '/auth/refresh/',
+      refreshCookieDomain: undefined,
+      refreshCookieSecure: true,
+      refreshCookieHttpOnly: true,
+      refreshCookieSameSite: 'Lax',
+      csrfCookieName: 'csrftoken',
+      csrfCookieSecure: true,
+      csrfTrustedOrigins: [],
+      loginThrottleRate: '5/min',
+      refreshThrottleRate: '30/min',
+      loginThrottle: { limit: 5, windowSec: 60 },
+      refreshThrottle: { limit: 30, windowSec: 60 },
+      throttleIpv6Prefix: 64,
+      trustedProxyCidrs: [],
+      persistClientIp: true,
+      maxUsernameLength: 254,
+      maxPasswordLength: 1024,
+      maxTokenLength: 8192,
+      maxForwardedHeaderLength: 2048,
+      maxForwardedHops: 10,
+      maxBodyBytes: 16_384,
+      geolocationTimeoutMs: 1500,
+      storeBudgetMs: 5000,
+      activityUpdateIntervalSeconds: 60,
+      prefix: '/auth',
+      adminPrefix: '/admin/sessauth/session',
+      customClaims: undefined,
     });
   });
 
@@ -63,10 +88,15 @@ describe('resolveOptions: defaults', () => {
 
   it('accepts valid non-default values', () => {
     const resolved = resolveOptions({
-      ...base, refreshCookieSameSite: 'None', refreshCookieDomain: '.example.com', refreshTokenTransport: 'both',
+      ...base,
+      refreshCookieSameSite: 'None',
+      refreshCookieDomain: '.example.com',
+      refreshTokenTransport: 'both',
       csrfTrustedOrigins: ['https://app.example.com', 'http://localhost:5173'],
       trustedProxyCidrs: ['10.0.0.0/8', '192.168.1.1', '::1/128', '2001:db8::/32', '::ffff:10.0.0.0/104'],
-      secretKey: 'é'.repeat(15) + 'ab', sessionExpireSeconds: 3600, activityUpdateIntervalSeconds: 0,
+      secretKey: `${'é'.repeat(15)}ab`,
+      sessionExpireSeconds: 3600,
+      activityUpdateIntervalSeconds: 0,
     });
     expect(resolved.refreshCookieSameSite).toBe('None');
     expect(resolved.trustedProxyCidrs).toHaveLength(5);
@@ -79,7 +109,7 @@ describe('resolveOptions: each validation names its setting', () => {
     ['blank secret', { secretKey: '  \t ' }, 'JWT_SECRET_KEY'],
     ['non-string secret', { secretKey: 42 }, 'JWT_SECRET_KEY'],
     ['HS256 secret of 31 bytes', { secretKey: 'x'.repeat(31) }, 'JWT_SECRET_KEY'],
-    ['HS256 secret of 31 UTF-8 bytes (16 characters)', { secretKey: 'é'.repeat(15) + 'a' }, 'JWT_SECRET_KEY'],
+    ['HS256 secret of 31 UTF-8 bytes (16 characters)', { secretKey: `${'é'.repeat(15)}a` }, 'JWT_SECRET_KEY'],
     ['HS384 secret of 47 bytes', { algorithm: 'HS384', secretKey: 'x'.repeat(47) }, 'JWT_SECRET_KEY'],
     ['HS512 secret of 63 bytes', { algorithm: 'HS512', secretKey: 'x'.repeat(63) }, 'JWT_SECRET_KEY'],
     ['a PEM as HMAC secret', { secretKey: `-----BEGIN PUBLIC KEY-----\n${'A'.repeat(64)}\n-----END PUBLIC KEY-----` }, 'JWT_SECRET_KEY'],
@@ -169,15 +199,31 @@ describe('resolveOptions: asymmetric keys', () => {
   const keys = {} as Record<'rsa' | 'rsa2' | 'rsa1024' | 'p256' | 'p384' | 'p521' | 'ed', PemPair>;
   beforeAll(async () => {
     [keys.rsa, keys.rsa2, keys.rsa1024, keys.p256, keys.p384, keys.p521, keys.ed] = await Promise.all([
-      pemPair('rsa2048'), pemPair('rsa2048'), pemPair('rsa1024'), pemPair('p256'), pemPair('p384'), pemPair('p521'), pemPair('ed25519'),
+      pemPair('rsa2048'),
+      pemPair('rsa2048'),
+      pemPair('rsa1024'),
+      pemPair('p256'),
+      pemPair('p384'),
+      pemPair('p521'),
+      pemPair('ed25519'),
     ]);
   }, 60_000);
   // `null`: no verifying key at all.
-  const asym = (algorithm: string, pair: PemPair, verifyingKey: string | null = pair.publicKey) =>
-    ({ ...base, algorithm, secretKey: pair.privateKey, verifyingKey: verifyingKey ?? undefined });
+  const asym = (algorithm: string, pair: PemPair, verifyingKey: string | null = pair.publicKey) => ({
+    ...base,
+    algorithm,
+    secretKey: pair.privateKey,
+    verifyingKey: verifyingKey ?? undefined,
+  });
 
   it.each([
-    ['RS256', 'rsa'], ['RS512', 'rsa'], ['PS256', 'rsa'], ['ES256', 'p256'], ['ES384', 'p384'], ['ES512', 'p521'], ['EdDSA', 'ed'],
+    ['RS256', 'rsa'],
+    ['RS512', 'rsa'],
+    ['PS256', 'rsa'],
+    ['ES256', 'p256'],
+    ['ES384', 'p384'],
+    ['ES512', 'p521'],
+    ['EdDSA', 'ed'],
   ] as const)('accepts a matching %s pair', (algorithm, key) => {
     expect(resolveOptions(asym(algorithm, keys[key]) as SessauthOptions).algorithm).toBe(algorithm);
   });
@@ -193,8 +239,16 @@ describe('resolveOptions: asymmetric keys', () => {
     ['ES512 with a P-256 key', () => asym('ES512', keys.p256), 'JWT_SECRET_KEY'],
     ['EdDSA with an EC key', () => asym('EdDSA', keys.p256), 'JWT_SECRET_KEY'],
     ['RS256 with an EC key', () => asym('RS256', keys.p256), 'JWT_SECRET_KEY'],
-    ['a PKCS#1 label', () => asym('RS256', { ...keys.rsa, privateKey: keys.rsa.privateKey.replaceAll('PRIVATE KEY', 'RSA PRIVATE KEY') }), 'JWT_SECRET_KEY'],
-    ['a corrupt private key', () => asym('RS256', { ...keys.rsa, privateKey: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----' }), 'JWT_SECRET_KEY'],
+    [
+      'a PKCS#1 label',
+      () => asym('RS256', { ...keys.rsa, privateKey: keys.rsa.privateKey.replaceAll('PRIVATE KEY', 'RSA PRIVATE KEY') }),
+      'JWT_SECRET_KEY',
+    ],
+    [
+      'a corrupt private key',
+      () => asym('RS256', { ...keys.rsa, privateKey: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----' }),
+      'JWT_SECRET_KEY',
+    ],
     ['an HMAC secret under RS256', () => ({ ...base, algorithm: 'RS256' }), 'JWT_SECRET_KEY'],
   ])('rejects %s', (_, make, setting) => {
     const error = settingErrorOf(make());

@@ -31,8 +31,26 @@ describe('parseRate', () => {
   });
 
   it.each([
-    '', ' ', '0/min', '00', '5', '/min', '5/', '5/fortnight', '5 / min', ' 5/min', '5/min ', '-5/min',
-    '5.5/min', '05/min', '1e3/min', '5/min/2', '1000000001/min', '99999999999/min', 'five/min', '5/mins',
+    '',
+    ' ',
+    '0/min',
+    '00',
+    '5',
+    '/min',
+    '5/',
+    '5/fortnight',
+    '5 / min',
+    ' 5/min',
+    '5/min ',
+    '-5/min',
+    '5.5/min',
+    '05/min',
+    '1e3/min',
+    '5/min/2',
+    '1000000001/min',
+    '99999999999/min',
+    'five/min',
+    '5/mins',
   ])('rejects %j naming the setting', (value) => {
     let caught: unknown;
     try {

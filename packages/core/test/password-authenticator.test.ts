@@ -6,7 +6,10 @@ import type { PasswordHasher } from '../src/password/password-hasher.js';
 import { resolveOptions } from '../src/options/resolve-options.js';
 import type { UserPort } from '../src/users/user-port.js';
 
-interface User { id: string; username: string }
+interface User {
+  id: string;
+  username: string;
+}
 
 /** The real argon2 hasher, with every call recorded. */
 function countingHasher(): PasswordHasher & { hashed: string[]; verified: { hash: string; password: string }[] } {
@@ -52,7 +55,10 @@ function setup(limits = { maxUsernameLength: 254, maxPasswordLength: 1024 }) {
 }
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!(error instanceof SessauthError)) throw new Error(`expected a SessauthError, got ${String(error)}`);
   return error.code;
 }
@@ -136,8 +142,6 @@ describe('createPasswordAuthenticator', () => {
 
   it('throws at creation when the user port cannot find by username', () => {
     const users: UserPort<User> = { findById: async () => null, idOf: (u) => u.id, securityStamp: () => 's' };
-    expect(() =>
-      createPasswordAuthenticator({ users, hasher: argon2PasswordHasher }),
-    ).toThrow(/findByUsername/);
+    expect(() => createPasswordAuthenticator({ users, hasher: argon2PasswordHasher })).toThrow(/findByUsername/);
   });
 });

@@ -116,10 +116,22 @@ describe('auth.rateLimit', () => {
   it('counts hits of a key in a fixed window: allowed, remaining, resetAt, retryAfter', async () => {
     const { auth, clock } = await engine();
     const start = clock.now().getTime();
-    expect(await auth.rateLimit('otp:user-1', '2/min')).toEqual({ allowed: true, limit: 2, remaining: 1, resetAt: new Date(start + 60_000), retryAfter: 0 });
+    expect(await auth.rateLimit('otp:user-1', '2/min')).toEqual({
+      allowed: true,
+      limit: 2,
+      remaining: 1,
+      resetAt: new Date(start + 60_000),
+      retryAfter: 0,
+    });
     expect(await auth.rateLimit('otp:user-1', '2/min')).toMatchObject({ allowed: true, remaining: 0 });
     clock.advance(20);
-    expect(await auth.rateLimit('otp:user-1', '2/min')).toEqual({ allowed: false, limit: 2, remaining: 0, resetAt: new Date(start + 60_000), retryAfter: 40 });
+    expect(await auth.rateLimit('otp:user-1', '2/min')).toEqual({
+      allowed: false,
+      limit: 2,
+      remaining: 0,
+      resetAt: new Date(start + 60_000),
+      retryAfter: 40,
+    });
     // Another key has its own budget; the window's end gives a fresh one.
     expect((await auth.rateLimit('otp:user-2', '2/min')).allowed).toBe(true);
     clock.advance(40);

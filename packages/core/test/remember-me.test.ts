@@ -83,15 +83,15 @@ describe('"remember" in the login body', () => {
     const login = await post('/login/', { username: 'alice', password: 'x', remember: false });
     expect(login.status).toBe(200);
     const claims = decodeJwt(login.body.refresh_token!);
-    expect(claims['remember']).toBe(false);
-    expect(decodeJwt(login.body.access_token!)['remember']).toBeUndefined();
-    const session = (await store.findSession(String(claims['sid'])))!;
+    expect(claims.remember).toBe(false);
+    expect(decodeJwt(login.body.access_token!).remember).toBeUndefined();
+    const session = (await store.findSession(String(claims.sid)))!;
     expect(session.expiresAt.getTime() - session.createdAt.getTime()).toBe(3600 * 1000);
     // Tokens minted at login end with the short session.
     expect(claims.exp).toBeLessThanOrEqual(Math.floor(session.expiresAt.getTime() / 1000));
     const refreshed = await post('/refresh/', { refresh_token: login.body.refresh_token });
     expect(refreshed.status).toBe(200);
-    expect(decodeJwt(refreshed.body.refresh_token!)['remember']).toBe(false);
+    expect(decodeJwt(refreshed.body.refresh_token!).remember).toBe(false);
   });
 
   it('true or absent: the full session lifetime and no remember claim', async () => {
@@ -99,8 +99,8 @@ describe('"remember" in the login body', () => {
     for (const body of [{}, { remember: true }]) {
       const login = await post('/login/', { username: 'alice', password: 'x', ...body });
       const claims = decodeJwt(login.body.refresh_token!);
-      expect(claims['remember']).toBeUndefined();
-      const session = (await store.findSession(String(claims['sid'])))!;
+      expect(claims.remember).toBeUndefined();
+      const session = (await store.findSession(String(claims.sid)))!;
       expect(session.expiresAt.getTime() - session.createdAt.getTime()).toBe(14 * DAY * 1000);
     }
   });
@@ -108,7 +108,10 @@ describe('"remember" in the login body', () => {
   it('any other type is 400 invalid_request before the authenticator runs', async () => {
     const { post, authenticated } = await engine();
     for (const remember of ['false', 0, null, [], {}]) {
-      expect(await post('/login/', { username: 'alice', password: 'x', remember })).toMatchObject({ status: 400, body: { error_code: 'invalid_request' } });
+      expect(await post('/login/', { username: 'alice', password: 'x', remember })).toMatchObject({
+        status: 400,
+        body: { error_code: 'invalid_request' },
+      });
     }
     expect(authenticated()).toBe(0);
   });

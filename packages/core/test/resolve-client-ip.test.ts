@@ -9,8 +9,7 @@ const base: ResolveClientIpInput = {
   maxHeaderLength: 2048,
   maxHops: 10,
 };
-const resolve = (overrides: Partial<ResolveClientIpInput>): string | null =>
-  resolveClientIp({ ...base, ...overrides });
+const resolve = (overrides: Partial<ResolveClientIpInput>): string | null => resolveClientIp({ ...base, ...overrides });
 
 describe('resolveClientIp', () => {
   it('uses the peer when there is no X-Forwarded-For', () => {
@@ -71,9 +70,7 @@ describe('resolveClientIp', () => {
   });
 
   it('handles IPv6 peers and hops, normalised', () => {
-    expect(resolve({ peerAddress: '2001:DB8:FFFF::1', forwardedFor: ['2001:0db8:0001:0000::0005'] })).toBe(
-      '2001:db8:1::5',
-    );
+    expect(resolve({ peerAddress: '2001:DB8:FFFF::1', forwardedFor: ['2001:0db8:0001:0000::0005'] })).toBe('2001:db8:1::5');
   });
 
   it('collapses IPv4-mapped peers and hops', () => {

@@ -25,8 +25,26 @@ describe('sessionNameOf', () => {
   });
 
   it('refuses anything else with invalid_request', () => {
-    for (const name of [undefined, null, 1, true, ['a'], {}, '', '   ', 'x'.repeat(65), '😀'.repeat(65), 'a\u0000b', 'a\nb', 'a\u007fb', 'a\u0085b',
-      'a\u2028b', 'abc\u202e', '\u2066x', '\udc00x']) {
+    for (const name of [
+      undefined,
+      null,
+      1,
+      true,
+      ['a'],
+      {},
+      '',
+      '   ',
+      'x'.repeat(65),
+      '😀'.repeat(65),
+      'a\u0000b',
+      'a\nb',
+      'a\u007fb',
+      'a\u0085b',
+      'a\u2028b',
+      'abc\u202e',
+      '\u2066x',
+      '\udc00x',
+    ]) {
       expect(refused({ name }), JSON.stringify(name)).toBe('invalid_request');
     }
   });
@@ -44,8 +62,18 @@ describe('routing of sessions/{id}/', () => {
 
 describe('toPublicSession', () => {
   const record: SessionRecord = {
-    id: 's1', userId: 'u1', refreshJti: 'j', securityStamp: 's', createdAt: new Date(0), lastActivityAt: new Date(0),
-    expiresAt: new Date(86_400_000), expiredAt: null, ipAddress: null, userAgent: null, browser: null, location: null,
+    id: 's1',
+    userId: 'u1',
+    refreshJti: 'j',
+    securityStamp: 's',
+    createdAt: new Date(0),
+    lastActivityAt: new Date(0),
+    expiresAt: new Date(86_400_000),
+    expiredAt: null,
+    ipAddress: null,
+    userAgent: null,
+    browser: null,
+    location: null,
   };
 
   it('has name (null when unset or absent) and expires_at (null for a session that never ages out)', () => {
@@ -56,7 +84,7 @@ describe('toPublicSession', () => {
 });
 
 describe('PATCH /auth/sessions/{id}/', () => {
-  it('renames the caller\'s own session, answering its row; the order is 401, 415, 400, 404', async () => {
+  it("renames the caller's own session, answering its row; the order is 401, 415, 400, 404", async () => {
     const { auth, store } = await createHarness();
     const token = await apiLogin(auth, 'alice');
     await apiLogin(auth, 'bob');

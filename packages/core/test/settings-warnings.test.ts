@@ -18,12 +18,12 @@ describe('unknown option keys', () => {
     const { warnings, logger } = recorder();
     const options = { ...base, secretkey: 'x', JWT_AUDIENCE: 'aud', frobnicate: true } as unknown as SessauthOptions;
     expect(resolveOptions(options, { logger }).audience).toBe('aud');
-    expect(warnings.map((w) => [w.event, w.fields?.['key'], w.fields?.['suggestion']])).toEqual([
+    expect(warnings.map((w) => [w.event, w.fields?.key, w.fields?.suggestion])).toEqual([
       ['unknown_setting', 'secretkey', 'secretKey'],
       ['unknown_setting', 'JWT_AUDIENCE', 'audience'],
       ['unknown_setting', 'frobnicate', null],
     ]);
-    expect(warnings[0]?.fields?.['message']).toBe('option "secretkey" is not a sessauth setting and is ignored; did you mean "secretKey"?');
+    expect(warnings[0]?.fields?.message).toBe('option "secretkey" is not a sessauth setting and is ignored; did you mean "secretKey"?');
   });
 
   it('says nothing for known keys, or for a resolved copy passed back in', () => {
@@ -51,10 +51,12 @@ describe('unknown option keys', () => {
       options: { ...base, refreshTokenTransprot: 'cookie' } as unknown as SessauthOptions,
       store: new MemorySessionStore(),
       users: { findById: async () => null, idOf: () => '', securityStamp: () => '' },
-      authenticator: async () => { throw new Error('not called'); },
+      authenticator: async () => {
+        throw new Error('not called');
+      },
       logger: { ...logger, error: () => undefined },
     });
-    expect(warnings.map((w) => w.fields?.['suggestion'])).toEqual(['refreshTokenTransport']);
+    expect(warnings.map((w) => w.fields?.suggestion)).toEqual(['refreshTokenTransport']);
   });
 });
 
@@ -66,11 +68,13 @@ describe('unknown JWT_* environment names', () => {
       { logger },
     );
     expect(options).toEqual({ issuer: 'i' });
-    expect(warnings.map((w) => [w.fields?.['name'], w.fields?.['suggestion']])).toEqual([
+    expect(warnings.map((w) => [w.fields?.name, w.fields?.suggestion])).toEqual([
       ['JWT_SECRET', 'JWT_SECRET_KEY'],
       ['JWT_ACCESS_TOKEN_EXPIRY_SECONDS', 'JWT_ACCESS_TOKEN_EXPIRE_SECONDS'],
     ]);
-    expect(warnings[0]?.fields?.['message']).toBe('environment variable JWT_SECRET is not a sessauth setting and is ignored; did you mean JWT_SECRET_KEY?');
+    expect(warnings[0]?.fields?.message).toBe(
+      'environment variable JWT_SECRET is not a sessauth setting and is ignored; did you mean JWT_SECRET_KEY?',
+    );
   });
 
   it('names the option key and the environment name in a parse error', () => {

@@ -80,7 +80,7 @@ describe('createSessauth runs the stores’ verify() at start-up', () => {
     expect(schema.problems).toEqual([problem]);
     expect(schema.code).toBe('service_unavailable');
     expect(schema.message).toBe(
-      'store schema is not up to date: table "sessauth_rate_limit" is missing (migration 0002-create-rate-limit). Fix: ' + FIX,
+      `store schema is not up to date: table "sessauth_rate_limit" is missing (migration 0002-create-rate-limit). Fix: ${FIX}`,
     );
   });
 
@@ -113,7 +113,7 @@ describe('createSessauth runs the stores’ verify() at start-up', () => {
     });
     const logger = recordingLogger();
     await start(store, logger);
-    expect(logger.lines.map((line) => [line.event, line.fields?.['error']])).toEqual([['store_unverified', 'TypeError']]);
+    expect(logger.lines.map((line) => [line.event, line.fields?.error])).toEqual([['store_unverified', 'TypeError']]);
   });
 
   it('a store without verify (an optional capability) is simply not checked', async () => {

@@ -13,7 +13,10 @@ function recordingLogger(): Logger & { lines: { event: string; fields: unknown }
 }
 
 async function rejection(promise: Promise<void>): Promise<SessauthError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!(error instanceof SessauthError)) throw new Error(`expected a SessauthError, got ${String(error)}`);
   return error;
 }
@@ -24,8 +27,7 @@ describe('throttle', () => {
   it('allows up to the limit, then answers 429 with Retry-After to the window end', async () => {
     const store = new MemoryRateLimitStore();
     const logger = recordingLogger();
-    const hit = (seconds: number) =>
-      throttle(store, { scope: 'login', clientKey: '198.51.100.7', rate: FIVE_PER_MINUTE, now: at(seconds), logger });
+    const hit = (seconds: number) => throttle(store, { scope: 'login', clientKey: '198.51.100.7', rate: FIVE_PER_MINUTE, now: at(seconds), logger });
     for (let i = 0; i < 5; i++) await expect(hit(i)).resolves.toBeUndefined();
     const error = await rejection(hit(10.5));
     expect(error.code).toBe('rate_limited');
@@ -38,8 +40,7 @@ describe('throttle', () => {
   it('lets the client in again when the clock moves past the window', async () => {
     const store = new MemoryRateLimitStore();
     const logger = recordingLogger();
-    const hit = (seconds: number) =>
-      throttle(store, { scope: 'login', clientKey: 'c', rate: { limit: 1, windowSec: 60 }, now: at(seconds), logger });
+    const hit = (seconds: number) => throttle(store, { scope: 'login', clientKey: 'c', rate: { limit: 1, windowSec: 60 }, now: at(seconds), logger });
     await hit(0);
     expect((await rejection(hit(30))).code).toBe('rate_limited');
     await expect(hit(60)).resolves.toBeUndefined();
@@ -55,21 +56,24 @@ describe('throttle', () => {
 
   it('does nothing when the rate is disabled', async () => {
     const store: RateLimitStore = { hit: () => Promise.reject(new Error('must not be called')) };
-    await expect(
-      throttle(store, { scope: 'refresh', clientKey: 'c', rate: null, now: at(0), logger: recordingLogger() }),
-    ).resolves.toBeUndefined();
+    await expect(throttle(store, { scope: 'refresh', clientKey: 'c', rate: null, now: at(0), logger: recordingLogger() })).resolves.toBeUndefined();
   });
 
   it.each<[string, RateLimitStore]>([
     ['rejects', { hit: () => Promise.reject(new Error('connection to 198.51.100.7 refused')) }],
-    ['throws synchronously', { hit: () => { throw new Error('boom'); } }],
+    [
+      'throws synchronously',
+      {
+        hit: () => {
+          throw new Error('boom');
+        },
+      },
+    ],
     ['answers nonsense', { hit: () => Promise.resolve({ count: Number.NaN, resetAt: at(60) }) }],
     ['answers without a date', { hit: () => Promise.resolve({ count: 1 } as { count: number; resetAt: Date }) }],
   ])('refuses with 503 (an outage is not a rate limit) and logs without key or IP when the store %s', async (_, store) => {
     const logger = recordingLogger();
-    const error = await rejection(
-      throttle(store, { scope: 'login', clientKey: '198.51.100.7', rate: FIVE_PER_MINUTE, now: at(0), logger }),
-    );
+    const error = await rejection(throttle(store, { scope: 'login', clientKey: '198.51.100.7', rate: FIVE_PER_MINUTE, now: at(0), logger }));
     expect(error.code).toBe('service_unavailable');
     expect(error.status).toBe(503);
     expect(error.retryAfter).toBeUndefined();

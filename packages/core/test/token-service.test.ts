@@ -36,8 +36,17 @@ async function failure(promise: Promise<unknown>): Promise<SessauthError> {
   throw new Error('expected a SessauthError');
 }
 
-const claims = (extra: JWTPayload = {}): JWTPayload =>
-  ({ iss: ISS, aud: AUD, sub: 'user-1', sid: 'sess-1', iat: T0, nbf: T0, exp: T0 + 300, jti: 'jti-1', ...extra });
+const claims = (extra: JWTPayload = {}): JWTPayload => ({
+  iss: ISS,
+  aud: AUD,
+  sub: 'user-1',
+  sid: 'sess-1',
+  iat: T0,
+  nbf: T0,
+  exp: T0 + 300,
+  jti: 'jti-1',
+  ...extra,
+});
 const b64url = (value: unknown) => btoa(JSON.stringify(value)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 const forge = (header: Partial<JWTHeaderParameters>, payload: JWTPayload, key: Uint8Array = new TextEncoder().encode(SECRET)) =>
   new SignJWT(payload).setProtectedHeader({ alg: 'HS256', ...header }).sign(key);
@@ -63,7 +72,14 @@ describe('token service (HS256)', () => {
     clock.set(T0);
     const token = await mintRefresh();
     expect(decodeProtectedHeader(token).typ).toBe('rt+jwt');
-    expect(await tokens.verify(token, 'refresh')).toEqual({ sub: 'user-1', sid: 'sess-1', jti: 'jti-1', iat: T0, exp: T0 + 1_209_600, payload: decodeJwt(token) });
+    expect(await tokens.verify(token, 'refresh')).toEqual({
+      sub: 'user-1',
+      sid: 'sess-1',
+      jti: 'jti-1',
+      iat: T0,
+      exp: T0 + 1_209_600,
+      payload: decodeJwt(token),
+    });
   });
 
   it('ends a token no later than notAfter', async () => {
@@ -145,7 +161,17 @@ describe('token service (HS256)', () => {
     const none = `${b64url({ alg: 'none', typ: 'at+jwt' })}.${b64url(claims())}.`;
     const [header, payload, signature] = (await mintAccess()).split('.') as [string, string, string];
     const tampered = `${header}.${payload}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
-    for (const bad of [none, `${none}AAAA`, new UnsecuredJWT(claims()).encode(), tampered, 'a.b', 'a.b.c.d', `${header}.${payload}.sig=`, '', 'x'.repeat(8193)]) {
+    for (const bad of [
+      none,
+      `${none}AAAA`,
+      new UnsecuredJWT(claims()).encode(),
+      tampered,
+      'a.b',
+      'a.b.c.d',
+      `${header}.${payload}.sig=`,
+      '',
+      'x'.repeat(8193),
+    ]) {
       const error = await failure(tokens.verify(bad, 'access'));
       expect(error.code).toBe('invalid_token');
       expect(error.message).toBe(ERROR_MESSAGE.invalid_token);
@@ -197,7 +223,12 @@ describe('token service: asymmetric algorithms', () => {
     [keys.rsa, keys.p256, keys.ed, keys.other] = await Promise.all([pemPair('rsa2048'), pemPair('p256'), pemPair('ed25519'), pemPair('ed25519')]);
   }, 60_000);
 
-  it.each([['RS256', 'rsa'], ['PS256', 'rsa'], ['ES256', 'p256'], ['EdDSA', 'ed']] as const)('round-trips %s', async (algorithm, key) => {
+  it.each([
+    ['RS256', 'rsa'],
+    ['PS256', 'rsa'],
+    ['ES256', 'p256'],
+    ['EdDSA', 'ed'],
+  ] as const)('round-trips %s', async (algorithm, key) => {
     const { tokens } = await setup({ algorithm, secretKey: keys[key].privateKey, verifyingKey: keys[key].publicKey });
     const refresh = await tokens.mintRefresh({ userId: 'u', sessionId: 's', jti: 'j', notAfter: FAR });
     expect(decodeProtectedHeader(refresh)).toEqual({ alg: algorithm, typ: 'rt+jwt', kid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });

@@ -21,8 +21,16 @@ const SSH = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9o
 describe('unsafe settings are refused at start-up, naming the setting', () => {
   it.each<[string, Record<string, unknown>, string]>([
     ['a __Host- refresh cookie on the default path', { refreshCookieName: '__Host-refresh' }, 'JWT_REFRESH_COOKIE_NAME'],
-    ['a __Host- refresh cookie with a Domain', { refreshCookieName: '__Host-refresh', refreshCookiePath: '/', refreshCookieDomain: 'example.com' }, 'JWT_REFRESH_COOKIE_NAME'],
-    ['a __Host- refresh cookie without Secure', { refreshCookieName: '__Host-refresh', refreshCookiePath: '/', refreshCookieSecure: false }, 'JWT_REFRESH_COOKIE_NAME'],
+    [
+      'a __Host- refresh cookie with a Domain',
+      { refreshCookieName: '__Host-refresh', refreshCookiePath: '/', refreshCookieDomain: 'example.com' },
+      'JWT_REFRESH_COOKIE_NAME',
+    ],
+    [
+      'a __Host- refresh cookie without Secure',
+      { refreshCookieName: '__Host-refresh', refreshCookiePath: '/', refreshCookieSecure: false },
+      'JWT_REFRESH_COOKIE_NAME',
+    ],
     ['a __Secure- refresh cookie without Secure', { refreshCookieName: '__Secure-refresh', refreshCookieSecure: false }, 'JWT_REFRESH_COOKIE_NAME'],
     ['a __host- prefix in another case', { refreshCookieName: '__HOST-refresh' }, 'JWT_REFRESH_COOKIE_NAME'],
     ['a __Host- CSRF cookie without Secure', { csrfCookieName: '__Host-csrftoken', csrfCookieSecure: false }, 'JWT_CSRF_COOKIE_NAME'],

@@ -5,7 +5,12 @@ describe('validateLocation', () => {
   it('keeps every valid field, trimmed, with the country code upper-cased', () => {
     expect(
       validateLocation({
-        city: ' Berlin ', region: 'Berlin', country: 'Germany', country_code: 'de', latitude: 52.52, longitude: 13.405,
+        city: ' Berlin ',
+        region: 'Berlin',
+        country: 'Germany',
+        country_code: 'de',
+        latitude: 52.52,
+        longitude: 13.405,
       }),
     ).toEqual({ city: 'Berlin', region: 'Berlin', country: 'Germany', country_code: 'DE', latitude: 52.52, longitude: 13.405 });
   });
@@ -37,16 +42,15 @@ describe('validateLocation', () => {
 
   it('keeps boundary values', () => {
     expect(validateLocation({ latitude: -90, longitude: 180, country: 'x'.repeat(128) })).toEqual({
-      latitude: -90, longitude: 180, country: 'x'.repeat(128),
+      latitude: -90,
+      longitude: 180,
+      country: 'x'.repeat(128),
     });
   });
 
-  it.each([[null], [undefined], ['Berlin'], [42], [[{ city: 'Berlin' }]], [{}], [{ latitude: 400 }]])(
-    'gives null for %j',
-    (input) => {
-      expect(validateLocation(input)).toBeNull();
-    },
-  );
+  it.each([[null], [undefined], ['Berlin'], [42], [[{ city: 'Berlin' }]], [{}], [{ latitude: 400 }]])('gives null for %j', (input) => {
+    expect(validateLocation(input)).toBeNull();
+  });
 
   it('ignores inherited properties', () => {
     expect(validateLocation(Object.create({ city: 'Inherited' }))).toBeNull();

@@ -12,16 +12,22 @@ export interface SessauthPluginOptions {
 
 async function registerSessauth(fastify: FastifyInstance, { auth }: SessauthPluginOptions): Promise<void> {
   fastify.decorateRequest('auth', null);
-  const guard = (check: (input: AuthenticateInput) => Promise<AuthContext<SessauthUser> | null>) =>
-    async (request: FastifyRequest, reply: FastifyReply) => {
+  const guard =
+    (check: (input: AuthenticateInput) => Promise<AuthContext<SessauthUser> | null>) => async (request: FastifyRequest, reply: FastifyReply) => {
       try {
         request.auth = await check({ authorization: authorizationValues(request.raw) });
       } catch (error) {
         return send(reply, auth.errorResponse(error));
       }
     };
-  fastify.decorate('requireAuth', guard((input) => auth.authenticate(input)));
-  fastify.decorate('optionalAuth', guard((input) => auth.authenticateOptional(input)));
+  fastify.decorate(
+    'requireAuth',
+    guard((input) => auth.authenticate(input)),
+  );
+  fastify.decorate(
+    'optionalAuth',
+    guard((input) => auth.authenticateOptional(input)),
+  );
   // The endpoints live in their own encapsulated context: nothing here reaches host routes.
   await fastify.register(async (scope) => {
     // Answered in onRequest, before Fastify validates Content-Type or reads a byte of the

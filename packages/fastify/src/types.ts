@@ -5,7 +5,8 @@ import type { AuthContext } from '@sessauth/core';
  * Augment this to type `request.auth.user` with your own user:
  * `declare module '@sessauth/fastify' { interface SessauthFastifyTypes { user: MyUser } }`.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// An interface, not a type alias: only an interface can be augmented (declaration merging).
+// biome-ignore lint/suspicious/noEmptyInterface: empty until the host augments it
 export interface SessauthFastifyTypes {}
 
 /** The user type of `request.auth`: `SessauthFastifyTypes['user']`, else `unknown`. */

@@ -46,7 +46,7 @@ describe('@sessauth/fastify', () => {
     expect((await login(host)).statusCode).toBe(200);
   });
 
-  it('answers a huge body with the core 413, not Fastify\'s own error, whatever the host bodyLimit', async () => {
+  it("answers a huge body with the core 413, not Fastify's own error, whatever the host bodyLimit", async () => {
     const host = await start({ bodyLimit: 10, maxBodyBytes: 1024 });
     // Over the host's bodyLimit but within the core's bound: Fastify never applies its limit here.
     expect((await login(host)).statusCode).toBe(200);
@@ -79,7 +79,7 @@ describe('@sessauth/fastify', () => {
     expect(me.json()).toMatchObject({ username: 'alice', session: expect.any(String) });
   });
 
-  it('lets the core answer URLs that Fastify\'s router refuses, when the host opts in', async () => {
+  it("lets the core answer URLs that Fastify's router refuses, when the host opts in", async () => {
     const bare = await start();
     expect((await bare.inject({ method: 'DELETE', url: '/auth/sessions/%ZZ/' })).json()).toMatchObject({ code: 'FST_ERR_BAD_URL' });
     await bare.close();

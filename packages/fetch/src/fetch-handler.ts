@@ -81,7 +81,9 @@ export function createFetchHandler<U>(auth: Sessauth<U>, options: FetchHandlerOp
 // repeated Cookie name, a joined Content-Type (415) or a comma in Authorization (401).
 function headersOf(headers: Headers): Map<string, string[]> {
   const map = new Map<string, string[]>();
-  headers.forEach((value, name) => map.set(name, [...(map.get(name) ?? []), value]));
+  headers.forEach((value, name) => {
+    map.set(name, [...(map.get(name) ?? []), value]);
+  });
   return map;
 }
 

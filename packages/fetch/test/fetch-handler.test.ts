@@ -44,7 +44,9 @@ describe('@sessauth/fetch', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ access_token: created.access_token });
     expect(response.headers.getSetCookie()).toEqual([expect.stringMatching(new RegExp(`^refresh_token=${created.refresh_token};`))]);
-    expect(await auth.listSessions('u-alice')).toEqual([expect.objectContaining({ id: created.session_id, ip_address: '203.0.113.5', user_agent: 'curl/8.0' })]);
+    expect(await auth.listSessions('u-alice')).toEqual([
+      expect.objectContaining({ id: created.session_id, ip_address: '203.0.113.5', user_agent: 'curl/8.0' }),
+    ]);
   });
 
   it('writes each Set-Cookie separately', () => {

@@ -5,7 +5,11 @@ import { getSession, nextRouteHandlers } from '../src/next.js';
 
 const BASE = 'http://app.test';
 const login = (): Request =>
-  new Request(`${BASE}/auth/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'alice', password: 'pw' }) });
+  new Request(`${BASE}/auth/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'alice', password: 'pw' }),
+  });
 
 describe('@sessauth/fetch/next', () => {
   it('serves the endpoints from the route exports and builds the engine once, on the first request', async () => {

@@ -44,10 +44,7 @@ export function optionalAuth<U>(auth: Sessauth<U>): Middleware<OptionalSessauthS
   return guard(auth, (input) => auth.authenticateOptional(input));
 }
 
-function guard<U, C extends AuthContext<U> | null>(
-  auth: Sessauth<U>,
-  check: (input: AuthenticateInput) => Promise<C>,
-): Middleware<{ auth: C }> {
+function guard<U, C extends AuthContext<U> | null>(auth: Sessauth<U>, check: (input: AuthenticateInput) => Promise<C>): Middleware<{ auth: C }> {
   return async (ctx, next) => {
     let context: C;
     try {

@@ -46,7 +46,7 @@ describe('@sessauth/koa', () => {
     expect(reached).toBe(1);
   });
 
-  it('answers an empty-body endpoint 200 (not Koa\'s 204) and passes other paths on', async () => {
+  it("answers an empty-body endpoint 200 (not Koa's 204) and passes other paths on", async () => {
     const auth = await testEngine();
     const app = new Koa();
     app.use(sessauthMiddleware(auth));

@@ -23,7 +23,9 @@ const DAY = 86_400_000;
 const UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 
 type BenchDb = Record<typeof TABLE, SessauthSessionTable>;
-interface BenchUser { id: string }
+interface BenchUser {
+  id: string;
+}
 const admin: BenchUser = { id: 'bench-admin' };
 
 /** `count` sessions, a second apart, 1 in 20 revoked and 1 in 20 naturally ended, across count/10 users. */
@@ -35,11 +37,18 @@ async function seed(db: Kysely<BenchDb>, count: number, nowMs: number): Promise<
     for (let n = start; n < Math.min(count, start + 500); n++) {
       const created = nowMs - (count - n) * 1000;
       rows.push({
-        id: `seed-${String(n).padStart(7, '0')}`, user_id: `user-${n % users}`, refresh_jti: `jti-${n}`, security_stamp: 'stamp',
-        created_at: created, last_activity_at: created,
+        id: `seed-${String(n).padStart(7, '0')}`,
+        user_id: `user-${n % users}`,
+        refresh_jti: `jti-${n}`,
+        security_stamp: 'stamp',
+        created_at: created,
+        last_activity_at: created,
         expires_at: n % 20 === 1 ? created + 1000 : nowMs + 14 * DAY,
         expired_at: n % 20 === 2 ? created + 500 : null,
-        ip_address: '203.0.113.7', user_agent: UA, browser: 'Firefox 128 on Linux', location: '{"city":"Berlin","country_code":"DE"}',
+        ip_address: '203.0.113.7',
+        user_agent: UA,
+        browser: 'Firefox 128 on Linux',
+        location: '{"city":"Berlin","country_code":"DE"}',
       });
     }
     await db.insertInto(TABLE).values(rows).execute();
@@ -48,9 +57,13 @@ async function seed(db: Kysely<BenchDb>, count: number, nowMs: number): Promise<
 
 function request(query: string, token: string): SessauthRequest {
   return {
-    method: 'GET', path: '/admin/sessauth/session/', query,
+    method: 'GET',
+    path: '/admin/sessauth/session/',
+    query,
     headers: new Map([['authorization', [`Bearer ${token}`]]]),
-    peerAddress: '127.0.0.1', secure: false, readBody: async () => new Uint8Array(),
+    peerAddress: '127.0.0.1',
+    secure: false,
+    readBody: async () => new Uint8Array(),
   };
 }
 
@@ -66,11 +79,17 @@ async function benchOne(url: string, label: string): Promise<void> {
   try {
     await migrateToLatest(opened.db, { tableName: TABLE, rateLimitTableName: RATE_TABLE });
     const store = new KyselySessionStore(opened.db, { tableName: TABLE });
-    const users = { findById: async (id: string) => (id === admin.id ? admin : null), idOf: (u: BenchUser) => u.id, securityStamp: () => 'stamp',
-      findByUsername: async () => ({ user: admin, passwordHash: 'pw' }) };
+    const users = {
+      findById: async (id: string) => (id === admin.id ? admin : null),
+      idOf: (u: BenchUser) => u.id,
+      securityStamp: () => 'stamp',
+      findByUsername: async () => ({ user: admin, passwordHash: 'pw' }),
+    };
     const auth = await createSessauth<BenchUser>({
       options: { secretKey: 'bench-secret-bench-secret-bench-secret!!', issuer: 'bench', audience: 'bench', loginThrottleRate: '0' },
-      store, users, admin: { isAdmin: () => true },
+      store,
+      users,
+      admin: { isAdmin: () => true },
       authenticator: createPasswordAuthenticator({ users, hasher: { hash: async (p) => p, verify: async (h, p) => h === p } }),
       logger: { warn: () => undefined, error: () => undefined },
     });
@@ -79,12 +98,23 @@ async function benchOne(url: string, label: string): Promise<void> {
       await seed(db, size, nowMs);
       if (opened.dialect === 'postgres') await sql`analyze ${sql.table(TABLE)}`.execute(opened.db);
       else await sql`analyze`.execute(opened.db);
-      const login = await auth.handle({ ...request('', ''), method: 'POST', path: '/auth/login/', headers: new Map([['content-type', ['application/json']]]),
-        readBody: async () => new TextEncoder().encode('{"username":"admin","password":"pw"}') });
+      const login = await auth.handle({
+        ...request('', ''),
+        method: 'POST',
+        path: '/auth/login/',
+        headers: new Map([['content-type', ['application/json']]]),
+        readBody: async () => new TextEncoder().encode('{"username":"admin","password":"pw"}'),
+      });
       const token = (JSON.parse(login!.body!) as { access_token: string }).access_token;
       // The position 60 rows before the end: the last page but one of 50.
-      const deepRow = await db.selectFrom(TABLE).select(['created_at', 'id']).orderBy('created_at', 'desc').orderBy('id', 'desc')
-        .limit(1).offset(Math.max(0, size - 60)).executeTakeFirstOrThrow();
+      const deepRow = await db
+        .selectFrom(TABLE)
+        .select(['created_at', 'id'])
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .offset(Math.max(0, size - 60))
+        .executeTakeFirstOrThrow();
       const deep = encodeAdminCursor({ createdAt: new Date(Number(deepRow.created_at)), id: String(deepRow.id) });
       const scenarios: Array<[string, string]> = [
         ['first page (HTML, 50 rows)', ''],
@@ -112,7 +142,14 @@ async function benchOne(url: string, label: string): Promise<void> {
       const samples: number[] = [];
       for (let i = 0; i < Math.min(ROUNDS, 50); i++) {
         const t0 = performance.now();
-        await db.selectFrom(TABLE).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(51).offset(Math.max(0, size - 60)).execute();
+        await db
+          .selectFrom(TABLE)
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(51)
+          .offset(Math.max(0, size - 60))
+          .execute();
         samples.push(performance.now() - t0);
       }
       console.log(`${label} | ${size.toLocaleString('en')} sessions | (contrast) same deep page by OFFSET, query only | ${stats(samples)}`);

@@ -3,13 +3,7 @@ import Database from 'better-sqlite3';
 import { createPool } from 'mysql2';
 import pg from 'pg';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import {
-  KyselySessionStore,
-  migrateToLatest,
-  withNamedStatements,
-  withStatementCache,
-  type DialectName,
-} from '../src/index.js';
+import { KyselySessionStore, migrateToLatest, withNamedStatements, withStatementCache, type DialectName } from '../src/index.js';
 import { seedSessions } from '../test/support/seed-sessions.js';
 
 /** Values of one rotation, as the store and the raw statement both take them. */
@@ -44,13 +38,15 @@ const ROTATE_WHERE = `id = :id and user_id = :userId and expired_at is null and 
 /** The rotate UPDATE in a driver's placeholder style. */
 function rotateSql(table: string, style: 'pg' | 'named' | 'positional', returning: boolean): { text: string; order: (keyof RotateArgs)[] } {
   const order: (keyof RotateArgs)[] = [];
-  const text = `update ${table} set refresh_jti = :nextJti, last_activity_at = :now where ${ROTATE_WHERE}${returning ? ' returning *' : ''}`
-    .replace(/:(\w+)/g, (_, name: keyof RotateArgs) => {
+  const text = `update ${table} set refresh_jti = :nextJti, last_activity_at = :now where ${ROTATE_WHERE}${returning ? ' returning *' : ''}`.replace(
+    /:(\w+)/g,
+    (_, name: keyof RotateArgs) => {
       if (style === 'named') return `@${name}`;
       if (style === 'positional') return (order.push(name), '?');
       const at = order.indexOf(name);
       return `$${at >= 0 ? at + 1 : order.push(name)}`;
-    });
+    },
+  );
   return { text, order };
 }
 
@@ -86,8 +82,7 @@ export async function openPostgres(poolSize: number): Promise<BenchTarget> {
     storePlain: new KyselySessionStore(db, { tableName: table }),
     builderGet: builder(db, table),
     rawGet: (id) => pool.query({ name: 'get-by-id', text: `select * from ${table} where id = $1`, values: [id] }),
-    rawRotate: async (args) =>
-      (await pool.query({ name: 'rotate', text: rotate.text, values: rotate.order.map((k) => args[k]) })).rowCount === 1,
+    rawRotate: async (args) => (await pool.query({ name: 'rotate', text: rotate.text, values: rotate.order.map((k) => args[k]) })).rowCount === 1,
     close: async () => {
       await drop();
       await db.destroy();
@@ -112,7 +107,10 @@ export async function openMysql(poolSize: number): Promise<BenchTarget> {
     rawGet: (id) => promisePool.execute(get, [id]),
     // No UPDATE ... RETURNING on MySQL/MariaDB: the row is read back, as the store does.
     rawRotate: async (args) => {
-      const [result] = await promisePool.execute(rotate.text, rotate.order.map((k) => args[k]));
+      const [result] = await promisePool.execute(
+        rotate.text,
+        rotate.order.map((k) => args[k]),
+      );
       if ((result as { affectedRows: number }).affectedRows !== 1) return false;
       await promisePool.execute(get, [args.id]);
       return true;

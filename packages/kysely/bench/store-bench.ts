@@ -66,25 +66,21 @@ async function benchTarget(target: BenchTarget): Promise<Row[]> {
 
     // Each worker rotates its own sessions; raw and store use disjoint ones.
     const rawRotate = rotator((args) => target.rawRotate(args), concurrency * 10);
-    const storeRotator = (store: BenchTarget['store'], firstSeed: number) => rotator(async (args) => {
-      const outcome = await store.rotateRefresh({
-        sessionId: args.id,
-        userId: args.userId,
-        presentedJti: args.presentedJti,
-        nextJti: args.nextJti,
-        securityStamp: args.stamp,
-        now: new Date(args.now),
-      });
-      return outcome.status === 'consumed';
-    }, firstSeed);
+    const storeRotator = (store: BenchTarget['store'], firstSeed: number) =>
+      rotator(async (args) => {
+        const outcome = await store.rotateRefresh({
+          sessionId: args.id,
+          userId: args.userId,
+          presentedJti: args.presentedJti,
+          nextJti: args.nextJti,
+          securityStamp: args.stamp,
+          now: new Date(args.now),
+        });
+        return outcome.status === 'consumed';
+      }, firstSeed);
     const storeRotate = storeRotator(target.store, 2000 + concurrency * 10);
     const plainRotate = storeRotator(target.storePlain, 3000 + concurrency * 10);
-    const rotations = await compare(
-      { raw: rawRotate.op, store: storeRotate.op, plain: plainRotate.op },
-      concurrency,
-      ROUNDS,
-      SLICE_MS,
-    );
+    const rotations = await compare({ raw: rawRotate.op, store: storeRotate.op, plain: plainRotate.op }, concurrency, ROUNDS, SLICE_MS);
     const { raw: rawR, store: storeR, plain: plainR } = rotations;
     const failures = rawRotate.failures() + storeRotate.failures() + plainRotate.failures();
     if (failures > 0) throw new Error(`${target.name}: ${failures} rotations failed`);
@@ -142,14 +138,16 @@ async function main(): Promise<void> {
     '# @sessauth/kysely store benchmark',
     '',
     `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}; databases on the same machine (127.0.0.1);`,
-    `load average at the end ${loadavg().map((n) => n.toFixed(1)).join(' / ')} (a shared machine: read ratios, not absolutes).`,
+    `load average at the end ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' / ')} (a shared machine: read ratios, not absolutes).`,
     `Each cell: the variants take turns in ${SLICE_MS} ms slices for ${ROUNDS} rounds after a warm-up slice each`,
     '(so load drift on a shared machine hits them alike); 100,000 seeded sessions; pools of 32 connections.',
     'Raw driver = a prepared statement: better-sqlite3 `prepare().get()` (statement kept), pg `query({ name, text, values })`,',
     'mysql2 `execute`. Store = `findSession` / `rotateRefresh` (row-to-record mapping included) over a Kysely instance',
     'built with the optional helper (`withNamedStatements(pool)` on pg, `withStatementCache(database)` passed as `directReads` too on SQLite, none on',
     'MySQL); plain-Kysely store = the same store over a plain Kysely instance.',
-    'Builder-per-call = `db.selectFrom(t).selectAll().where(\'id\', \'=\', id).executeTakeFirst()`.',
+    "Builder-per-call = `db.selectFrom(t).selectAll().where('id', '=', id).executeTakeFirst()`.",
     'Rotate on MariaDB is UPDATE + read-back in both columns (no UPDATE ... RETURNING).',
     '',
     table(rows),

@@ -13,13 +13,11 @@ export async function listSessionsForAdmin(ctx: StoreContext, query: AdminSessio
   const rows = (await adminListingQuery(ctx, query).execute()) as SessionRow[];
   const sessions = rows.slice(0, limit).map(toRecord);
   const last = sessions[sessions.length - 1];
-  const nextCursor =
-    rows.length > limit && last !== undefined ? encodeAdminCursor({ createdAt: last.createdAt, id: last.id }) : null;
+  const nextCursor = rows.length > limit && last !== undefined ? encodeAdminCursor({ createdAt: last.createdAt, id: last.id }) : null;
   return { sessions, nextCursor };
 }
 
-const pageSize = (query: AdminSessionQuery): number =>
-  Number.isFinite(query.limit) ? Math.max(1, Math.floor(query.limit)) : 1;
+const pageSize = (query: AdminSessionQuery): number => (Number.isFinite(query.limit) ? Math.max(1, Math.floor(query.limit)) : 1);
 
 /** The page's SELECT; a cursor that is not one of ours is bad client input (400), not a fault. */
 export function adminListingQuery(ctx: StoreContext, query: AdminSessionQuery) {
@@ -35,12 +33,7 @@ export function adminListingQuery(ctx: StoreContext, query: AdminSessionQuery) {
     const cursor = decodeAdminCursor(query.after);
     if (cursor === null) throw new SessauthError('invalid_request');
     const createdAt = cursor.createdAt.getTime();
-    select = select.where((eb) =>
-      eb.or([
-        eb('created_at', '<', createdAt),
-        eb.and([eb('created_at', '=', createdAt), eb('id', '<', cursor.id)]),
-      ]),
-    );
+    select = select.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', cursor.id)])]));
   }
   return select
     .orderBy('created_at', 'desc')

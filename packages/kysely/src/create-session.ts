@@ -14,18 +14,11 @@ export async function createSession(ctx: StoreContext, input: CreateSessionInput
   const now = row.created_at;
   await ctx.dialect.transaction(ctx.db, async (trx) => {
     await ctx.dialect.lockUser(trx, ctx.names, row.user_id);
-    const { rows: active } = await trx.executeQuery(
-      ctx.queries.activeOldestFirst.bind({ userId: row.user_id, now }),
-    );
+    const { rows: active } = await trx.executeQuery(ctx.queries.activeOldestFirst.bind({ userId: row.user_id, now }));
     const evicted = oldestBeyondCap(active, { id: row.id, created_at: now }, input.maxActiveSessions);
     const others = evicted.filter((id) => id !== row.id);
     if (others.length > 0) {
-      await trx
-        .updateTable(ctx.names.session)
-        .set({ expired_at: now })
-        .where('id', 'in', others)
-        .where('expired_at', 'is', null)
-        .execute();
+      await trx.updateTable(ctx.names.session).set({ expired_at: now }).where('id', 'in', others).where('expired_at', 'is', null).execute();
     }
     // Only a newcomer older than `cap` active sessions is itself the oldest
     // (logins arriving out of order); it is stored revoked.

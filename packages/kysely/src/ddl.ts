@@ -1,7 +1,19 @@
 import {
-  Kysely, MysqlAdapter, MysqlIntrospector, MysqlQueryCompiler, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler,
-  SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler,
-  type CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type QueryResult,
+  Kysely,
+  MysqlAdapter,
+  MysqlIntrospector,
+  MysqlQueryCompiler,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryResult,
 } from 'kysely';
 import type { DialectName } from './dialects/sql-dialect.js';
 import { resolveDialect } from './dialects/resolve-dialect.js';

@@ -4,12 +4,7 @@ export type PurgeColumn = 'expired_at' | 'expires_at';
 
 /** One batch of ids to purge: served by the column's own index, oldest first. */
 export function selectPurgeBatch(ctx: StoreContext, column: PurgeColumn, nowMs: number) {
-  return ctx.db
-    .selectFrom(ctx.names.session)
-    .select('id')
-    .where(column, '<', nowMs)
-    .orderBy(column)
-    .limit(ctx.purgeBatchSize);
+  return ctx.db.selectFrom(ctx.names.session).select('id').where(column, '<', nowMs).orderBy(column).limit(ctx.purgeBatchSize);
 }
 
 /**
@@ -28,11 +23,7 @@ export async function purgeExpired(ctx: StoreContext, now: Date): Promise<number
       const batch = await selectPurgeBatch(ctx, column, nowMs).execute();
       if (batch.length === 0) break;
       const ids = batch.map((row) => row.id);
-      const result = await ctx.db
-        .deleteFrom(ctx.names.session)
-        .where('id', 'in', ids)
-        .where(column, '<', nowMs)
-        .executeTakeFirst();
+      const result = await ctx.db.deleteFrom(ctx.names.session).where('id', 'in', ids).where(column, '<', nowMs).executeTakeFirst();
       deleted += Number(result.numDeletedRows);
       if (batch.length < ctx.purgeBatchSize) break;
     }

@@ -67,12 +67,7 @@ export class KyselyRateLimitStore<DB = unknown> implements RateLimitStore {
     return guard('rate limit purge', this.#policy, async () => {
       let deleted = 0;
       for (;;) {
-        const keys = await this.#db
-          .selectFrom(this.#table)
-          .select('counter_key')
-          .where('reset_at', '<=', now.getTime())
-          .limit(this.#batch)
-          .execute();
+        const keys = await this.#db.selectFrom(this.#table).select('counter_key').where('reset_at', '<=', now.getTime()).limit(this.#batch).execute();
         if (keys.length === 0) return deleted;
         const result = await this.#db
           .deleteFrom(this.#table)

@@ -52,11 +52,7 @@ export function prepareSessionQueries(db: Kysely<SessionDb>, table: string, dial
   const id = slot<string>('id');
   const userId = slot<string>('userId');
   const findById = db.selectFrom(table).select(SESSION_COLUMNS).where('id', '=', id);
-  const activeOfUser = db
-    .selectFrom(table)
-    .where('user_id', '=', userId)
-    .where('expired_at', 'is', null)
-    .where('expires_at', '>', now);
+  const activeOfUser = db.selectFrom(table).where('user_id', '=', userId).where('expired_at', 'is', null).where('expires_at', '>', now);
   const rotate = db
     .updateTable(table)
     .set({ refresh_jti: slot<string>('nextJti'), last_activity_at: now })
@@ -71,14 +67,16 @@ export function prepareSessionQueries(db: Kysely<SessionDb>, table: string, dial
 
   return {
     findById: new PreparedQuery(findById as Compilable<SessionRow>, ['id']),
-    findByIdForUpdate: new PreparedQuery(
-      (dialect.rowLocks ? findById.forUpdate() : findById) as Compilable<SessionRow>,
-      ['id'],
-    ),
-    rotate: new PreparedQuery(
-      (dialect.updateReturning ? rotate.returning(SESSION_COLUMNS) : rotate) as Compilable<SessionRow>,
-      ['id', 'userId', 'presentedJti', 'nextJti', 'stamp', 'now', 'idleCutoff'],
-    ),
+    findByIdForUpdate: new PreparedQuery((dialect.rowLocks ? findById.forUpdate() : findById) as Compilable<SessionRow>, ['id']),
+    rotate: new PreparedQuery((dialect.updateReturning ? rotate.returning(SESSION_COLUMNS) : rotate) as Compilable<SessionRow>, [
+      'id',
+      'userId',
+      'presentedJti',
+      'nextJti',
+      'stamp',
+      'now',
+      'idleCutoff',
+    ]),
     revoke: new PreparedQuery(
       db.updateTable(table).set({ expired_at: now }).where('id', '=', id).where('expired_at', 'is', null) as Compilable<never>,
       ['id', 'now'],

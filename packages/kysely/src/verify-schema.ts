@@ -16,7 +16,11 @@ export async function verifySchema(db: Kysely<unknown>, dialect: SqlDialect, nam
   const problems: StoreSchemaProblem[] = [];
   for (const table of expectedTables(dialect, names, roles)) {
     try {
-      await probe(db, table.name, table.columns.map((column) => column.name));
+      await probe(
+        db,
+        table.name,
+        table.columns.map((column) => column.name),
+      );
     } catch (error) {
       const found = await diagnose(db, table);
       if (found === null) throw error;
@@ -55,7 +59,7 @@ async function diagnose(db: Kysely<unknown>, table: ExpectedTable): Promise<Stor
     if (isMissing('table', error)) return { table: table.name, missingColumns: [], migration: table.createdBy };
     throw error;
   }
-  const missing: typeof table.columns[number][] = [];
+  const missing: (typeof table.columns)[number][] = [];
   for (const column of table.columns) {
     try {
       await probe(db, table.name, [column.name]);

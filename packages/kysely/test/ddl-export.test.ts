@@ -12,22 +12,28 @@ import { ALL_TARGETS, type TestDatabase } from './support/test-databases.js';
 /** Each column's shape, in table order, as the engine reports it (types, nullability, collation). */
 async function columnsOf(db: Kysely<unknown>, dialect: DialectName, table: string): Promise<unknown[]> {
   if (dialect === 'postgres') {
-    return (await sql`select column_name, data_type, character_maximum_length, is_nullable, collation_name
-      from information_schema.columns where table_name = ${table} order by ordinal_position`.execute(db)).rows;
+    return (
+      await sql`select column_name, data_type, character_maximum_length, is_nullable, collation_name
+      from information_schema.columns where table_name = ${table} order by ordinal_position`.execute(db)
+    ).rows;
   }
   if (dialect === 'mysql') {
-    return (await sql`select column_name, column_type, is_nullable, collation_name, column_key from information_schema.columns
-      where table_schema = database() and table_name = ${table} order by ordinal_position`.execute(db)).rows;
+    return (
+      await sql`select column_name, column_type, is_nullable, collation_name, column_key from information_schema.columns
+      where table_schema = database() and table_name = ${table} order by ordinal_position`.execute(db)
+    ).rows;
   }
   return (await sql`select name, type, "notnull", pk from pragma_table_info(${table})`.execute(db)).rows;
 }
 
 async function indexesOf(db: Kysely<unknown>, dialect: DialectName, table: string): Promise<string[]> {
   const query =
-    dialect === 'postgres' ? sql<{ name: string }>`select indexname as name from pg_indexes where tablename = ${table}`
-    : dialect === 'mysql' ? sql<{ name: string }>`select distinct index_name as name from information_schema.statistics
+    dialect === 'postgres'
+      ? sql<{ name: string }>`select indexname as name from pg_indexes where tablename = ${table}`
+      : dialect === 'mysql'
+        ? sql<{ name: string }>`select distinct index_name as name from information_schema.statistics
         where table_schema = database() and table_name = ${table}`
-    : sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = ${table}`;
+        : sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = ${table}`;
   return (await query.execute(db)).rows.map((row) => row.name.replace(table, '<table>')).sort();
 }
 
@@ -61,7 +67,10 @@ for (const target of ALL_TARGETS) {
       const statements = ddl.split('\n').filter((line) => line !== '' && !line.startsWith('--'));
       for (const statement of statements) await sql.raw(statement.replace(/;$/, '')).execute(db);
 
-      for (const [migrated, exported] of [[tableName, names.tableName], [rateLimitTableName, names.rateLimitTableName]] as const) {
+      for (const [migrated, exported] of [
+        [tableName, names.tableName],
+        [rateLimitTableName, names.rateLimitTableName],
+      ] as const) {
         expect(await columnsOf(db, dialect, exported)).toEqual(await columnsOf(db, dialect, migrated));
         expect(await indexesOf(db, dialect, exported)).toEqual(await indexesOf(db, dialect, migrated));
       }

@@ -60,7 +60,13 @@ describe('PreparedQuery', () => {
 
   it('compiles once and fills each named slot, wherever and however often it appears', () => {
     const query = new PreparedQuery(
-      db.selectFrom('t').selectAll().where('id', '=', slot<string>('id')).where('n', '>', slot<number>('now')).where('n', '<', 7).where('id', '!=', slot<string>('id')),
+      db
+        .selectFrom('t')
+        .selectAll()
+        .where('id', '=', slot<string>('id'))
+        .where('n', '>', slot<number>('now'))
+        .where('n', '<', 7)
+        .where('id', '!=', slot<string>('id')),
       ['id', 'now'],
     );
     const first = query.bind({ id: 'a', now: 1 });

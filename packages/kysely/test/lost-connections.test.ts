@@ -98,9 +98,7 @@ for (const target of PROXIED_TARGETS) {
       // close, and the idle pooled connections see them in a later I/O phase.
       for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
       await expect(db.store.findSession(session.id)).rejects.toBeInstanceOf(StoreUnavailableError);
-      await expect(db.store.createSession({ session: newSessionFixture(), maxActiveSessions: 5 })).rejects.toBeInstanceOf(
-        StoreUnavailableError,
-      );
+      await expect(db.store.createSession({ session: newSessionFixture(), maxActiveSessions: 5 })).rejects.toBeInstanceOf(StoreUnavailableError);
       await db.proxy.setMode({ kind: 'pass' });
       await everyConnectionServes(db, session.id);
     });

@@ -120,7 +120,10 @@ for (const target of ALL_TARGETS) {
             Promise.resolve({
               '2024-app-table': {
                 up: async (app: Kysely<unknown>) => {
-                  await app.schema.createTable(appTable).addColumn('id', 'integer', (c) => c.primaryKey()).execute();
+                  await app.schema
+                    .createTable(appTable)
+                    .addColumn('id', 'integer', (c) => c.primaryKey())
+                    .execute();
                 },
               },
             }),

@@ -9,9 +9,7 @@ import { mysqlTarget, postgresTarget, sqliteTarget, type TestDatabase, type Test
 /** The plan of a statement, one line per plan node (PostgreSQL, SQLite) or row (MySQL). */
 async function planOf(db: Kysely<unknown>, dialect: TestDatabase['dialect'], query: CompiledQuery): Promise<string[]> {
   const prefix = dialect === 'sqlite' ? 'explain query plan ' : 'explain ';
-  const { rows } = await db.executeQuery<Record<string, unknown>>(
-    CompiledQuery.raw(prefix + query.sql, [...query.parameters]),
-  );
+  const { rows } = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(prefix + query.sql, [...query.parameters]));
   if (dialect === 'postgres') return rows.map((row) => String(row['QUERY PLAN']));
   if (dialect === 'sqlite') return rows.map((row) => String(row.detail));
   return rows.map((row) => `type=${String(row.type)} key=${String(row.key)} table=${String(row.table)}`);
@@ -25,7 +23,10 @@ function expectIndexedPlan(dialect: TestDatabase['dialect'], table: string, plan
   } else if (dialect === 'sqlite') {
     expect(text, what).toMatch(/USING (COVERING )?INDEX|USING (INTEGER )?PRIMARY KEY/);
     // "SCAN <table>" with no index named is a full table scan.
-    expect(plan.some((line) => line.trim() === `SCAN ${table}`), `${what}\n${text}`).toBe(false);
+    expect(
+      plan.some((line) => line.trim() === `SCAN ${table}`),
+      `${what}\n${text}`,
+    ).toBe(false);
   } else {
     for (const line of plan) {
       expect(line, `${what}\n${text}`).not.toMatch(/type=ALL\b/);
@@ -49,19 +50,25 @@ function describePlans(target: TestTarget): void {
       await database?.close();
     });
 
-    it('get-by-id, a user\'s sessions, the login cap, rotate, revoke-all, purge and the admin page use indexes', async (test) => {
+    it("get-by-id, a user's sessions, the login cap, rotate, revoke-all, purge and the admin page use indexes", async (test) => {
       if (database === null) return test.skip();
       const { db, dialect, tableName } = database;
       const { queries } = ctx;
       const statements: Record<string, CompiledQuery> = {
         'findSession (get by id)': queries.findById.bind({ id: 'seed-50000' }),
-        'listActiveSessions': queries.listActive.bind({ userId: 'user-123', now }),
+        listActiveSessions: queries.listActive.bind({ userId: 'user-123', now }),
         'login cap: oldest active': queries.activeOldestFirst.bind({ userId: 'user-123', now }),
         'rotateRefresh CAS': queries.rotate.bind({
-          id: 'seed-50000', userId: 'user-0', presentedJti: 'jti-50000', nextJti: 'x', stamp: 'stamp', now, idleCutoff: -1,
+          id: 'seed-50000',
+          userId: 'user-0',
+          presentedJti: 'jti-50000',
+          nextJti: 'x',
+          stamp: 'stamp',
+          now,
+          idleCutoff: -1,
         }),
-        'touchSession': queries.touch.bind({ id: 'seed-50000', now }),
-        'expireAllForUser': queries.expireAll.bind({ userId: 'user-123', now }),
+        touchSession: queries.touch.bind({ id: 'seed-50000', now }),
+        expireAllForUser: queries.expireAll.bind({ userId: 'user-123', now }),
         'purge: revoked batch': selectPurgeBatch(ctx, 'expired_at', now).compile(),
         'purge: ended batch': selectPurgeBatch(ctx, 'expires_at', now).compile(),
         'admin: first page': adminListingQuery(ctx, { now: new Date(now), limit: 50 }).compile(),
@@ -76,9 +83,7 @@ function describePlans(target: TestTarget): void {
 
     it('the seed is really there (the plans are not of an empty table)', async (test) => {
       if (database === null) return test.skip();
-      const { rows } = await database.db.executeQuery<{ c: number | string }>(
-        CompiledQuery.raw(`select count(*) as c from ${database.tableName}`),
-      );
+      const { rows } = await database.db.executeQuery<{ c: number | string }>(CompiledQuery.raw(`select count(*) as c from ${database.tableName}`));
       expect(Number(rows[0]?.c)).toBe(100_000);
     });
   });

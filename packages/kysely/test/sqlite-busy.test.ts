@@ -32,8 +32,7 @@ describe('SQLite: a write lock held by another process', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const store = (operationTimeoutMs?: number) =>
-    new KyselySessionStore(opened.db, { directReads: opened.directReads, operationTimeoutMs });
+  const store = (operationTimeoutMs?: number) => new KyselySessionStore(opened.db, { directReads: opened.directReads, operationTimeoutMs });
 
   it('writes wait while the event loop keeps running, and complete once the lock is released', async () => {
     const sessions = store();
@@ -80,9 +79,7 @@ describe('SQLite: a write lock held by another process', () => {
     other.prepare('begin immediate').run();
     const error = await sessions.createSession({ session, maxActiveSessions: 5 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreUnavailableError);
-    expect(((error as Error).cause as { code?: string } | undefined)?.code ?? (error as Error).message).toMatch(
-      /SQLITE_BUSY|timed out/,
-    );
+    expect(((error as Error).cause as { code?: string } | undefined)?.code ?? (error as Error).message).toMatch(/SQLITE_BUSY|timed out/);
     other.prepare('rollback').run();
     expect(await sessions.findSession(session.id)).toBeNull();
     await sessions.createSession({ session, maxActiveSessions: 5 });

@@ -58,7 +58,7 @@ for (const target of ALL_TARGETS) {
       expect((await store.findSession(session.id))?.lastActivityAt).toEqual(later);
     });
 
-    it('a login older than the cap\'s active sessions is itself the oldest: stored revoked', async (test) => {
+    it("a login older than the cap's active sessions is itself the oldest: stored revoked", async (test) => {
       if (database === null) return test.skip();
       const userId = `user-${randomHex(8)}`;
       const base = Date.now();

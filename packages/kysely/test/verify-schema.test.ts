@@ -130,7 +130,11 @@ for (const target of ALL_TARGETS) {
 }
 
 /** A database that cannot be reached, opened as a host opens it at boot. */
-const UNREACHABLE: ReadonlyArray<{ label: string; dialect: DialectName; open(): Promise<OpenedDatabase | { db: Kysely<unknown>; destroy(): Promise<void> }> }> = [
+const UNREACHABLE: ReadonlyArray<{
+  label: string;
+  dialect: DialectName;
+  open(): Promise<OpenedDatabase | { db: Kysely<unknown>; destroy(): Promise<void> }>;
+}> = [
   { label: 'PostgreSQL', dialect: 'postgres', open: () => openKyselyFromUrl('postgres://postgres@127.0.0.1:1/test', { connectTimeoutMs: 2000 }) },
   { label: 'MariaDB', dialect: 'mysql', open: () => openKyselyFromUrl('mysql://root@127.0.0.1:1/test', { connectTimeoutMs: 2000 }) },
   {
@@ -162,11 +166,11 @@ for (const target of UNREACHABLE) {
       const logger = recordingLogger();
       const auth = await start(session, rateLimit, logger);
       const expectedCode = target.dialect === 'sqlite' ? 'SQLITE_CANTOPEN' : 'ECONNREFUSED';
-      expect(logger.warnings.map((line) => [line.event, line.fields?.['store'], line.fields?.['operation'], line.fields?.['driver_code']])).toEqual([
+      expect(logger.warnings.map((line) => [line.event, line.fields?.store, line.fields?.operation, line.fields?.driver_code])).toEqual([
         ['store_unverified', 'session', 'verify', expectedCode],
         ['store_unverified', 'rate_limit', 'verify', expectedCode],
       ]);
-      expect(logger.warnings[0]?.fields?.['hint']).toEqual(expect.any(String));
+      expect(logger.warnings[0]?.fields?.hint).toEqual(expect.any(String));
       // Started: a call that needs the store fails closed (503), as before.
       const error: unknown = await auth.purgeExpired().then(
         () => null,

@@ -2,10 +2,10 @@
 export const PARSED_BODY_WARNING_CODE = 'SESSAUTH_PARSED_BODY';
 
 const MESSAGE =
-  'A body parser mounted before the sessauth adapter already read the request body. The adapter re-serialises a parsed '
-  + 'JSON body (its exact bytes are lost) and cannot recover a drained stream, so the auth '
-  + 'endpoints may refuse it. Mount the sessauth adapter before express.json() / koa-bodyparser, or scope the parser '
-  + "to your own routes, e.g. app.use('/api', express.json()).";
+  'A body parser mounted before the sessauth adapter already read the request body. The adapter re-serialises a parsed ' +
+  'JSON body (its exact bytes are lost) and cannot recover a drained stream, so the auth ' +
+  'endpoints may refuse it. Mount the sessauth adapter before express.json() / koa-bodyparser, or scope the parser ' +
+  "to your own routes, e.g. app.use('/api', express.json()).";
 
 let warned = false;
 

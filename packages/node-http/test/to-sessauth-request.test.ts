@@ -115,7 +115,10 @@ describe('through the engine', () => {
 
   it('an oversized declared body is answered 413 by the core without reading it', async () => {
     server = await serveEngine();
-    const answer = await rawExchange(server.port, 'POST /auth/login/ HTTP/1.1\r\nHost: app.test\r\nContent-Type: application/json\r\nContent-Length: 10000000');
+    const answer = await rawExchange(
+      server.port,
+      'POST /auth/login/ HTTP/1.1\r\nHost: app.test\r\nContent-Type: application/json\r\nContent-Length: 10000000',
+    );
     expect(statusOf(answer), answer).toBe(413);
     expect(JSON.parse(bodyOf(answer))).toMatchObject({ error_code: 'payload_too_large' });
   });

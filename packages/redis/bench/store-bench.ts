@@ -18,10 +18,16 @@ const hex = (bytes = 16): string => randomBytes(bytes).toString('hex');
 function session(): NewSession {
   const createdAt = new Date();
   return {
-    id: hex(), userId: `bench-${hex(6)}`, refreshJti: hex(), securityStamp: hex(32), createdAt,
-    expiresAt: new Date(createdAt.getTime() + 14 * 86_400_000), ipAddress: '203.0.113.7',
+    id: hex(),
+    userId: `bench-${hex(6)}`,
+    refreshJti: hex(),
+    securityStamp: hex(32),
+    createdAt,
+    expiresAt: new Date(createdAt.getTime() + 14 * 86_400_000),
+    ipAddress: '203.0.113.7',
     userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
-    browser: 'Firefox 128 on Linux', location: { city: 'Berlin', country_code: 'DE' },
+    browser: 'Firefox 128 on Linux',
+    location: { city: 'Berlin', country_code: 'DE' },
   };
 }
 
@@ -62,7 +68,10 @@ async function main(): Promise<void> {
     }
 
     for (const concurrency of [1, 32]) {
-      for (const [label, store] of [['findSession (owner cached)', warm], ['findSession (owner cache off)', cold]] as const) {
+      for (const [label, store] of [
+        ['findSession (owner cached)', warm],
+        ['findSession (owner cache off)', cold],
+      ] as const) {
         const started = performance.now();
         const latencies = await measure(concurrency, OPS_PER_RUN, async () => {
           const found = await store.findSession(sessions[Math.floor(Math.random() * sessions.length)]!.id);
@@ -79,8 +88,12 @@ async function main(): Promise<void> {
         const s = own[worker]!;
         const nextJti = hex();
         const outcome = await warm.rotateRefresh({
-          sessionId: s.id, userId: s.userId, presentedJti: jtis[worker]!, nextJti,
-          securityStamp: s.securityStamp, now: new Date(),
+          sessionId: s.id,
+          userId: s.userId,
+          presentedJti: jtis[worker]!,
+          nextJti,
+          securityStamp: s.securityStamp,
+          now: new Date(),
         });
         if (outcome.status !== 'consumed') throw new Error(`bench: rotation ${outcome.status}`);
         jtis[worker] = nextJti;

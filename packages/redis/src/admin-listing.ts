@@ -19,11 +19,7 @@ interface AdminCursor {
  * (about three round trips each) until `limit + 1` pass the filters. Ids whose hash
  * is gone (TTL) are dropped from the index walked.
  */
-export async function listSessionsForAdmin(
-  ctx: StoreContext,
-  query: AdminSessionQuery,
-  guarded: Guarded,
-): Promise<AdminSessionPage> {
+export async function listSessionsForAdmin(ctx: StoreContext, query: AdminSessionQuery, guarded: Guarded): Promise<AdminSessionPage> {
   const limit = Math.max(1, Math.floor(query.limit));
   let cursor: AdminCursor | null = null;
   if (query.after !== undefined) {
@@ -44,8 +40,7 @@ export async function listSessionsForAdmin(
     const rows = await walk(ctx, index, cursor, limit + 1, load, keep);
     const sessions = rows.slice(0, limit);
     const last = sessions[sessions.length - 1];
-    const nextCursor =
-      rows.length > limit && last !== undefined ? encodeAdminCursor({ createdAt: last.createdAt, id: last.id }) : null;
+    const nextCursor = rows.length > limit && last !== undefined ? encodeAdminCursor({ createdAt: last.createdAt, id: last.id }) : null;
     return { sessions, nextCursor };
   });
 }

@@ -48,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(`sessauth-redis: unknown command: ${positionals.join(' ')}\n\n${USAGE}`);
     return USAGE_ERROR;
   }
-  const url = values.url ?? process.env['REDIS_URL'];
+  const url = values.url ?? process.env.REDIS_URL;
   if (url === undefined || url === '') {
     console.error(`sessauth-redis: --url is required (or set REDIS_URL)\n\n${USAGE}`);
     return USAGE_ERROR;

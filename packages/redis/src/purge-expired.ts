@@ -40,11 +40,7 @@ async function purgeBatch(ctx: StoreContext, ids: string[], now: Date): Promise<
 
   const replies = await Promise.all(
     [...byUser].map(([userId, list]) =>
-      runScript(client, SCRIPTS.purgeUser, [keys.activeIndex(userId), keys.allIndex(userId)], [
-        keys.sessionBase(userId),
-        now.getTime(),
-        ...list,
-      ]),
+      runScript(client, SCRIPTS.purgeUser, [keys.activeIndex(userId), keys.allIndex(userId)], [keys.sessionBase(userId), now.getTime(), ...list]),
     ),
   );
   let deleted = 0;
@@ -57,10 +53,7 @@ async function purgeBatch(ctx: StoreContext, ids: string[], now: Date): Promise<
   const dropped = [...orphans, ...withPointer];
   if (dropped.length === 0) return deleted;
   // One key per DEL: owner pointers live in different cluster slots.
-  await Promise.all([
-    client.zrem(keys.allSessions, ...dropped),
-    ...withPointer.map((id) => client.del(keys.owner(id))),
-  ]);
+  await Promise.all([client.zrem(keys.allSessions, ...dropped), ...withPointer.map((id) => client.del(keys.owner(id)))]);
   for (const id of dropped) ctx.owners.delete(id);
   return deleted;
 }

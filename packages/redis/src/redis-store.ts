@@ -81,10 +81,7 @@ export class RedisSessionStore implements SessionStore {
   listActiveSessions(userId: string, now: Date): Promise<SessionRecord[]> {
     return guard('listActiveSessions', this.timeoutMs, async () => {
       const { client, keys } = this.ctx;
-      const reply = await runScript(client, SCRIPTS.listActive, [keys.activeIndex(userId)], [
-        keys.sessionBase(userId),
-        now.getTime(),
-      ]);
+      const reply = await runScript(client, SCRIPTS.listActive, [keys.activeIndex(userId)], [keys.sessionBase(userId), now.getTime()]);
       return asArray(reply).flatMap((flat) => {
         const record = hashToRecord(pairsToObject(asArray(flat)));
         return record === null ? [] : [record];
@@ -98,15 +95,20 @@ export class RedisSessionStore implements SessionStore {
       const { sessionId, userId } = input;
       // Keyed by the presented user: the common case is one round trip.
       const reply = asArray(
-        await runScript(client, SCRIPTS.rotateRefresh, [keys.session(userId, sessionId), keys.activeIndex(userId)], [
-          userId,
-          input.presentedJti,
-          input.nextJti,
-          input.securityStamp,
-          input.now.getTime(),
-          this.ctx.retentionMs,
-          input.idleCutoff === undefined ? '' : input.idleCutoff.getTime(),
-        ]),
+        await runScript(
+          client,
+          SCRIPTS.rotateRefresh,
+          [keys.session(userId, sessionId), keys.activeIndex(userId)],
+          [
+            userId,
+            input.presentedJti,
+            input.nextJti,
+            input.securityStamp,
+            input.now.getTime(),
+            this.ctx.retentionMs,
+            input.idleCutoff === undefined ? '' : input.idleCutoff.getTime(),
+          ],
+        ),
       );
       const status = String(reply[0]);
       if (status === 'consumed') {
@@ -135,12 +137,12 @@ export class RedisSessionStore implements SessionStore {
     return guard('expireAllForUser', this.timeoutMs, async () => {
       const { client, keys, retentionMs } = this.ctx;
       // '' is never a session id: no session is kept.
-      const revoked = await runScript(client, SCRIPTS.expireAll, [keys.activeIndex(userId)], [
-        keys.sessionBase(userId),
-        now.getTime(),
-        retentionMs,
-        options.exceptSessionId ?? '',
-      ]);
+      const revoked = await runScript(
+        client,
+        SCRIPTS.expireAll,
+        [keys.activeIndex(userId)],
+        [keys.sessionBase(userId), now.getTime(), retentionMs, options.exceptSessionId ?? ''],
+      );
       return Number(revoked);
     });
   }

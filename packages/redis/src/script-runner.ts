@@ -17,12 +17,7 @@ export function luaScript(source: string, numberOfKeys: number): LuaScript {
  * never saw the script) one EVAL, which also caches the script again. NOSCRIPT means
  * the script did not run, so the retry cannot apply a change twice.
  */
-export async function runScript(
-  client: RedisLike,
-  script: LuaScript,
-  keys: readonly string[],
-  args: readonly (string | number)[],
-): Promise<unknown> {
+export async function runScript(client: RedisLike, script: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
   if (keys.length !== script.numberOfKeys) throw new Error('sessauth: wrong number of script keys');
   try {
     return await client.evalsha(script.sha1, script.numberOfKeys, ...keys, ...args);

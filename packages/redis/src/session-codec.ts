@@ -8,13 +8,20 @@ import type { NewSession, SessionRecord } from '@sessauth/core/store';
 export function sessionFields(session: NewSession): string[] {
   const created = String(session.createdAt.getTime());
   const fields = [
-    'id', session.id,
-    'userId', session.userId,
-    'refreshJti', session.refreshJti,
-    'securityStamp', session.securityStamp,
-    'createdAt', created,
-    'lastActivityAt', created,
-    'expiresAt', String(session.expiresAt.getTime()),
+    'id',
+    session.id,
+    'userId',
+    session.userId,
+    'refreshJti',
+    session.refreshJti,
+    'securityStamp',
+    session.securityStamp,
+    'createdAt',
+    created,
+    'lastActivityAt',
+    created,
+    'expiresAt',
+    String(session.expiresAt.getTime()),
   ];
   if (session.ipAddress !== null) fields.push('ipAddress', session.ipAddress);
   if (session.userAgent !== null) fields.push('userAgent', session.userAgent);

@@ -45,23 +45,30 @@ export async function startLocalRedisCluster(): Promise<LocalRedisCluster> {
   const dir = await mkdtemp(join(tmpdir(), 'sessauth-redis-cluster-'));
   const ports = await freePorts(3);
   const stop = async (): Promise<void> => {
-    await Promise.allSettled(
-      ports.map((port) => run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), 'shutdown', 'nosave'])),
-    );
+    await Promise.allSettled(ports.map((port) => run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), 'shutdown', 'nosave'])));
     await rm(dir, { recursive: true, force: true });
   };
   try {
     for (const port of ports) {
       await run('redis-server', [
-        '--port', String(port),
-        '--bind', '127.0.0.1',
-        '--cluster-enabled', 'yes',
-        '--cluster-config-file', `nodes-${port}.conf`,
-        '--save', '',
-        '--appendonly', 'no',
-        '--daemonize', 'yes',
-        '--dir', dir,
-        '--logfile', join(dir, `redis-${port}.log`),
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        `nodes-${port}.conf`,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--daemonize',
+        'yes',
+        '--dir',
+        dir,
+        '--logfile',
+        join(dir, `redis-${port}.log`),
       ]);
     }
     await waitFor(async () => {

@@ -70,7 +70,10 @@ describe('redis cluster: key placement', () => {
   it('checkPersistence asks every master (these run without AOF: one warning each)', async (test) => {
     if (client === null) return test.skip();
     const warnings: (string | number | boolean | null | undefined)[] = [];
-    const logger = { warn: (_: string, fields?: Record<string, string | number | boolean | null>) => warnings.push(fields?.node), error: () => undefined };
+    const logger = {
+      warn: (_: string, fields?: Record<string, string | number | boolean | null>) => warnings.push(fields?.node),
+      error: () => undefined,
+    };
     const report = await new RedisSessionStore({ client, logger }).checkPersistence();
     expect(report.durable).toBe(false);
     expect(report.nodes).toHaveLength(3);

@@ -1,12 +1,12 @@
-import {
-  MemorySessionStore, SessauthError, createSessauth, type Sessauth, type SessauthRequest, type UserPort,
-} from '@sessauth/core';
+import { MemorySessionStore, SessauthError, createSessauth, type Sessauth, type SessauthRequest, type UserPort } from '@sessauth/core';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisRateLimitStore } from '../src/index.js';
 import { deleteByPrefix, randomPrefix, reachLocalRedis } from './redis-test-kit.js';
 
-interface NoUser { readonly id: string }
+interface NoUser {
+  readonly id: string;
+}
 
 const nobody: UserPort<NoUser> = {
   findById: async () => null,
@@ -20,7 +20,10 @@ function loginFrom(peer: string, username: string): SessauthRequest {
   return {
     method: 'POST',
     path: '/auth/login/',
-    headers: new Map([['content-type', ['application/json']], ['user-agent', ['privacy-test']]]),
+    headers: new Map([
+      ['content-type', ['application/json']],
+      ['user-agent', ['privacy-test']],
+    ]),
     peerAddress: peer,
     secure: false,
     readBody: async () => body,

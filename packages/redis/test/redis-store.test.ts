@@ -15,8 +15,7 @@ describe('RedisSessionStore on a real Redis: layout, TTLs, repair, scripts', () 
   const keyPrefix = randomPrefix();
   const keys = new KeyLayout(keyPrefix);
   const redis = (): Redis => client as Redis;
-  const newStore = (ownerCacheSize?: number) =>
-    new RedisSessionStore({ client: redis(), keyPrefix, retentionSeconds: RETENTION_S, ownerCacheSize });
+  const newStore = (ownerCacheSize?: number) => new RedisSessionStore({ client: redis(), keyPrefix, retentionSeconds: RETENTION_S, ownerCacheSize });
 
   beforeAll(async () => {
     client = await reachLocalRedis();
@@ -116,9 +115,7 @@ describe('RedisSessionStore on a real Redis: layout, TTLs, repair, scripts', () 
     const session = newSessionFixture();
     await store.createSession({ session, maxActiveSessions: 5 });
     const clash = newSessionFixture({ id: session.id });
-    await expect(store.createSession({ session: clash, maxActiveSessions: 5 })).rejects.toBeInstanceOf(
-      StoreUnavailableError,
-    );
+    await expect(store.createSession({ session: clash, maxActiveSessions: 5 })).rejects.toBeInstanceOf(StoreUnavailableError);
     expect((await newStore().findSession(session.id))?.userId).toBe(session.userId);
     expect(await store.listActiveSessions(clash.userId, new Date())).toEqual([]);
   });

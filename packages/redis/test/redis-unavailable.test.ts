@@ -38,9 +38,19 @@ describe('redis unreachable: the store and the limiter fail closed, promptly', (
     const limiter = new RedisRateLimitStore({ client, keyPrefix: 'sessauth-test:closed:', operationTimeoutMs: 300 });
 
     await expect(within(BOUND_MS, store.findSession('some-session-id'))).rejects.toThrow(/timed out after 300 ms/);
-    await expect(within(BOUND_MS, store.rotateRefresh({
-      sessionId: 's', userId: 'u', presentedJti: 'a', nextJti: 'b', securityStamp: 'x', now: new Date(),
-    }))).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(
+      within(
+        BOUND_MS,
+        store.rotateRefresh({
+          sessionId: 's',
+          userId: 'u',
+          presentedJti: 'a',
+          nextJti: 'b',
+          securityStamp: 'x',
+          now: new Date(),
+        }),
+      ),
+    ).rejects.toBeInstanceOf(StoreUnavailableError);
     await expect(within(BOUND_MS, limiter.hit('k', 60, new Date()))).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 

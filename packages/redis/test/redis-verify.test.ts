@@ -52,7 +52,7 @@ describe('verify(): Redis has no schema; the check is that the server answers an
     const limiter = new RedisRateLimitStore({ client, keyPrefix: 'sessauth-test:closed:' });
     const logger = recordingLogger();
     await start(store, limiter, logger);
-    expect(logger.warnings.map((line) => [line.event, line.fields?.['store'], line.fields?.['error']])).toEqual([
+    expect(logger.warnings.map((line) => [line.event, line.fields?.store, line.fields?.error])).toEqual([
       ['store_unverified', 'session', 'StoreUnavailableError'],
       ['store_unverified', 'rate_limit', 'StoreUnavailableError'],
     ]);

@@ -18,7 +18,10 @@ const ADMIN_EXAMPLE_ENV = {
   JWT_MAX_ACTIVE_SESSIONS: '3',
 };
 // Examples whose adapter serves the admin prefix (and fills the query string).
-const ADAPTERS = (process.env.SESSAUTH_BROWSER_ADAPTERS ?? 'express,fastify,koa,fetch').split(',').map((s) => s.trim()).filter(Boolean);
+const ADAPTERS = (process.env.SESSAUTH_BROWSER_ADAPTERS ?? 'express,fastify,koa,fetch')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 
 let browser: Browser | null = null;
 beforeAll(async () => {

@@ -3,8 +3,20 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  changePassword, cspViolationsOf, eventsOf, newDevice, nextRequest, openDemo, sessionRows, signedIn, signedOut, signIn, sleep, waitForEvent,
-  waitForMessage, waitForRows,
+  changePassword,
+  cspViolationsOf,
+  eventsOf,
+  newDevice,
+  nextRequest,
+  openDemo,
+  sessionRows,
+  signedIn,
+  signedOut,
+  signIn,
+  sleep,
+  waitForEvent,
+  waitForMessage,
+  waitForRows,
 } from './support/demo-page.js';
 import { startExample, type ExampleServer } from '@sessauth/browser-support';
 import { CLIENT_EXAMPLE_ENV } from './support/example-env.js';
@@ -55,8 +67,10 @@ export function describeBrowserClient(adapter: string, browser: Browser | null):
       const events = (await Promise.all(tabs.map(eventsOf))).flat();
       const cspViolations = (await Promise.all(tabs.map(cspViolationsOf))).flat();
       await context.close();
-      console.log(`[${adapter}] ${statuses.length} requests, ${refreshStatuses.length} refreshes, events:`,
-        Object.entries(events.reduce<Record<string, number>>((n, e) => ({ ...n, [e]: (n[e] ?? 0) + 1 }), {})));
+      console.log(
+        `[${adapter}] ${statuses.length} requests, ${refreshStatuses.length} refreshes, events:`,
+        Object.entries(events.reduce<Record<string, number>>((n, e) => ({ ...n, [e]: (n[e] ?? 0) + 1 }), {})),
+      );
 
       expect(statuses).toHaveLength(8 * 4 * 10);
       expect(statuses.filter((status) => status !== 200)).toEqual([]);
@@ -106,7 +120,14 @@ export function describeBrowserClient(adapter: string, browser: Browser | null):
       await signedOut(b);
       expect((await eventsOf(b)).filter((e) => e === 'signed-out:revoked')).toHaveLength(2);
       await b.screenshot({ path: `${SCREENSHOTS}demo-${adapter}-other-device-after-sign-out-everywhere.png`, fullPage: true });
-      expect(await a.evaluate(() => window.sessauth.fetch('/me').then(() => 'sent', (e: { code: string }) => e.code))).toBe('signed_out');
+      expect(
+        await a.evaluate(() =>
+          window.sessauth.fetch('/me').then(
+            () => 'sent',
+            (e: { code: string }) => e.code,
+          ),
+        ),
+      ).toBe('signed_out');
       expect([...a.errors, ...b.errors]).toEqual([]);
       await Promise.all([laptop.close(), phone.close()]);
     });
@@ -151,8 +172,11 @@ export function describeBrowserClient(adapter: string, browser: Browser | null):
 
       page.once('dialog', (dialog) => void dialog.accept('  Work laptop '));
       await page.click('#sessions tr.current button.rename');
-      await page.waitForFunction(() => document.querySelector('#sessions tr.current td')?.textContent?.startsWith('Work laptop (Chrome on Linux)'),
-        undefined, { timeout: 15_000 });
+      await page.waitForFunction(
+        () => document.querySelector('#sessions tr.current td')?.textContent?.startsWith('Work laptop (Chrome on Linux)'),
+        undefined,
+        { timeout: 15_000 },
+      );
       const current = await page.evaluate(() => window.sessauth.listSessions().then((rows) => rows.find((row) => row.is_current)));
       expect(current?.name).toBe('Work laptop');
       // Renewed across a token lifetime, the cookie stays a browser-session cookie.
@@ -181,7 +205,14 @@ export function describeBrowserClient(adapter: string, browser: Browser | null):
       await signedOut(page);
       expect(await page.textContent('#message')).toContain('connection dropped');
       // Any later call stays signed out instead of presenting the old token again.
-      expect(await other.evaluate(() => window.sessauth.fetch('/me').then(() => 'sent', (e: { code: string }) => e.code))).toBe('signed_out');
+      expect(
+        await other.evaluate(() =>
+          window.sessauth.fetch('/me').then(
+            () => 'sent',
+            (e: { code: string }) => e.code,
+          ),
+        ),
+      ).toBe('signed_out');
       await sleep(2_500); // longer than a token's life: time enough for a wrongful retry
       expect(reachedServer).toEqual([200]);
       expect(server.logEvents('token_reuse_detected')).toEqual([]);

@@ -4,7 +4,10 @@ import { launchChromium, startExample, type ExampleServer } from '@sessauth/brow
 import { CLIENT_EXAMPLE_ENV } from './support/example-env.js';
 import { SEED_FLOW_PAGE_PATH, seedFlowPageHtml, type SeedFlowCall } from './support/seed-flow-page.js';
 
-const ADAPTERS = (process.env.SESSAUTH_BROWSER_ADAPTERS ?? 'express,fastify,koa,fetch').split(',').map((s) => s.trim()).filter(Boolean);
+const ADAPTERS = (process.env.SESSAUTH_BROWSER_ADAPTERS ?? 'express,fastify,koa,fetch')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 
 interface SeedFlowResult {
   readonly calls: SeedFlowCall[];
@@ -27,7 +30,7 @@ afterAll(async () => {
 });
 
 // The seed's "Browser flow" (steps 1-3) from a plain page in Chromium, in cookie transport.
-describe.each(ADAPTERS)('the seed\'s browser flow from a plain page, %s example', (adapter) => {
+describe.each(ADAPTERS)("the seed's browser flow from a plain page, %s example", (adapter) => {
   let server: ExampleServer;
 
   beforeAll(async () => {
@@ -50,11 +53,13 @@ describe.each(ADAPTERS)('the seed\'s browser flow from a plain page, %s example'
     context.on('request', (request) => {
       const path = new URL(request.url()).pathname;
       if (!path.startsWith('/auth/')) return;
-      sent.push(request.allHeaders().then((headers) => ({
-        path,
-        csrf: headers['x-csrftoken'],
-        refreshCookie: /(^|;\s*)refresh_token=/.test(headers.cookie ?? ''),
-      })));
+      sent.push(
+        request.allHeaders().then((headers) => ({
+          path,
+          csrf: headers['x-csrftoken'],
+          refreshCookie: /(^|;\s*)refresh_token=/.test(headers.cookie ?? ''),
+        })),
+      );
     });
     const page = await context.newPage();
     const pageErrors: string[] = [];
@@ -64,7 +69,15 @@ describe.each(ADAPTERS)('the seed\'s browser flow from a plain page, %s example'
     const { calls, sessions, csrfFromStepOne } = await page.evaluate(() => window.seedFlow('alice', 'alice-password'));
 
     expect(calls.map((call) => `${call.step} ${call.status}`)).toEqual([
-      'csrf 200', 'login 200', 'refresh 1 200', 'refresh 2 200', 'refresh 3 200', 'refresh 4 200', 'refresh 5 200', 'sessions 200', 'logout 200',
+      'csrf 200',
+      'login 200',
+      'refresh 1 200',
+      'refresh 2 200',
+      'refresh 3 200',
+      'refresh 4 200',
+      'refresh 5 200',
+      'sessions 200',
+      'logout 200',
     ]);
     // The masked value of step 1, and no other, on the login and every refresh.
     expect(csrfFromStepOne).toMatch(/^[A-Za-z0-9]{64}$/);
@@ -81,8 +94,10 @@ describe.each(ADAPTERS)('the seed\'s browser flow from a plain page, %s example'
     expect(sessions.filter((session) => session.is_current).map((session) => session.browser)).toEqual(['Chrome on Linux']);
 
     // Logged out: a refresh from this page no longer works.
-    const after = await page.evaluate(async () =>
-      (await fetch('/auth/refresh/', { method: 'POST', credentials: 'include', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status,
+    const after = await page.evaluate(
+      async () =>
+        (await fetch('/auth/refresh/', { method: 'POST', credentials: 'include', headers: { 'Content-Type': 'application/json' }, body: '{}' }))
+          .status,
     );
     expect(after).not.toBe(200);
     expect(pageErrors).toEqual([]);

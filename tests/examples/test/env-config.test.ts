@@ -20,7 +20,7 @@ function refusal(env: NodeJS.ProcessEnv): SettingsError {
   throw new Error('the configuration was accepted');
 }
 
-describe('the examples\' settings', () => {
+describe("the examples' settings", () => {
   it.each(REQUIRED)('a set but blank %s is refused with SettingsError naming it, in development too', (name) => {
     for (const blank of ['', '   ', '\t\n']) {
       const error = refusal({ ...SET, [name]: blank });
@@ -60,7 +60,7 @@ describe('the examples\' settings', () => {
   });
 });
 
-describe('the examples\' demo users', () => {
+describe("the examples' demo users", () => {
   it('are alice and bob in development (NODE_ENV unset or anything but production), alice the admin', () => {
     for (const NODE_ENV of [undefined, 'development', 'test']) {
       const config = exampleConfigFromEnv({ NODE_ENV });
@@ -95,14 +95,17 @@ describe('the examples\' demo users', () => {
   });
 });
 
-describe('the examples\' HTTP time limits', () => {
+describe("the examples' HTTP time limits", () => {
   it('default to 15 s per request, 10 s for headers, 5 s of keep-alive', () => {
     expect(httpLimitsFromEnv({})).toEqual({ requestTimeoutMs: 15_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000 });
   });
 
   it('follow SESSAUTH_REQUEST_TIMEOUT_MS (the headers never get longer than the request)', () => {
-    expect(httpLimitsFromEnv({ SESSAUTH_REQUEST_TIMEOUT_MS: '2000', SESSAUTH_KEEP_ALIVE_TIMEOUT_MS: '65000' }))
-      .toEqual({ requestTimeoutMs: 2_000, headersTimeoutMs: 2_000, keepAliveTimeoutMs: 65_000 });
+    expect(httpLimitsFromEnv({ SESSAUTH_REQUEST_TIMEOUT_MS: '2000', SESSAUTH_KEEP_ALIVE_TIMEOUT_MS: '65000' })).toEqual({
+      requestTimeoutMs: 2_000,
+      headersTimeoutMs: 2_000,
+      keepAliveTimeoutMs: 65_000,
+    });
   });
 
   it.each(['0', '-1', '1.5', 'soon', '3600001'])('refuse SESSAUTH_REQUEST_TIMEOUT_MS=%j, naming it', (value) => {

@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExample, type RunningExample } from './support/example-process.js';
 import { parseResponseHead, requestHead, trickle } from './support/raw-socket.js';
 
-const ADAPTERS = (process.env.SESSAUTH_EXAMPLES ?? 'express,fastify,koa,fetch').split(',').map((s) => s.trim()).filter(Boolean);
+const ADAPTERS = (process.env.SESSAUTH_EXAMPLES ?? 'express,fastify,koa,fetch')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 // Small, so that a slow client is cut off in seconds; the check interval is then 500 ms.
 const REQUEST_TIMEOUT_MS = 2_000;
 // A failure-path bound, not a speed measurement: the timeout, a check interval, and slack for a busy machine.
@@ -36,10 +39,12 @@ describe.each(ADAPTERS)('the %s example as a user runs it', (adapter) => {
     const response = await fetch(`${example.baseUrl}/`);
     const html = await response.text();
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    const csp = new Map((response.headers.get('content-security-policy') ?? '').split(';').map((directive) => {
-      const [name = '', ...values] = directive.trim().split(/\s+/);
-      return [name, values] as const;
-    }));
+    const csp = new Map(
+      (response.headers.get('content-security-policy') ?? '').split(';').map((directive) => {
+        const [name = '', ...values] = directive.trim().split(/\s+/);
+        return [name, values] as const;
+      }),
+    );
     expect(csp.get('default-src')).toEqual(["'none'"]);
     expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
     expect(csp.get('base-uri')).toEqual(["'none'"]);
@@ -58,11 +63,15 @@ describe.each(ADAPTERS)('the %s example as a user runs it', (adapter) => {
       post('/me/password', JSON.stringify(body), { 'content-type': type, authorization: `Bearer ${access}` });
     const answer = async (response: Response) => [response.status, ((await response.json()) as { error_code: string }).error_code];
 
-    expect(await answer(await change({ current_password: 'alice-password-1', new_password: 'alice-password-2' }, 'text/plain')))
-      .toEqual([415, 'unsupported_media_type']);
+    expect(await answer(await change({ current_password: 'alice-password-1', new_password: 'alice-password-2' }, 'text/plain'))).toEqual([
+      415,
+      'unsupported_media_type',
+    ]);
     expect(await answer(await change({ new_password: 'alice-password-2' }))).toEqual([400, 'invalid_request']);
-    expect(await answer(await change({ current_password: 'wrong-password', new_password: 'alice-password-2' })))
-      .toEqual([401, 'invalid_credentials']);
+    expect(await answer(await change({ current_password: 'wrong-password', new_password: 'alice-password-2' }))).toEqual([
+      401,
+      'invalid_credentials',
+    ]);
     expect(await answer(await change({ current_password: 'alice-password-1', new_password: 'short' }))).toEqual([400, 'invalid_request']);
     // Nothing above changed anything: the session still works.
     expect((await fetch(`${example.baseUrl}/me`, { headers: { authorization: `Bearer ${access}` } })).status).toBe(200);
@@ -79,7 +88,13 @@ describe.each(ADAPTERS)('the %s example as a user runs it', (adapter) => {
     const access = await login('bob', 'bob-password-1');
     const body = JSON.stringify({ username: 'bob', password: 'bob-password-1' });
     const slowBody = (path: string, extra: Record<string, string> = {}) =>
-      trickle(example.port, requestHead('POST', path, { ...JSON_TYPE, 'content-length': String(body.length), ...extra }), body, 1_000, CLOSE_BOUND_MS);
+      trickle(
+        example.port,
+        requestHead('POST', path, { ...JSON_TYPE, 'content-length': String(body.length), ...extra }),
+        body,
+        1_000,
+        CLOSE_BOUND_MS,
+      );
     const [loginBody, passwordBody, headers] = await Promise.all([
       slowBody('/auth/login/'),
       slowBody('/me/password', { authorization: `Bearer ${access}` }),
@@ -98,13 +113,17 @@ describe.each(ADAPTERS)('the %s example as a user runs it', (adapter) => {
     const declared = trickle(
       example.port,
       requestHead('POST', '/auth/login/', { ...JSON_TYPE, 'content-length': '1000000' }) + chunk,
-      'y'.repeat(100), 200, CLOSE_BOUND_MS,
+      'y'.repeat(100),
+      200,
+      CLOSE_BOUND_MS,
     );
     const chunked = trickle(
       example.port,
-      requestHead('POST', '/me/password', { ...JSON_TYPE, 'transfer-encoding': 'chunked', authorization: `Bearer ${access}` })
-        + `${chunk.length.toString(16)}\r\n${chunk}\r\n`,
-      'y'.repeat(100), 200, CLOSE_BOUND_MS,
+      requestHead('POST', '/me/password', { ...JSON_TYPE, 'transfer-encoding': 'chunked', authorization: `Bearer ${access}` }) +
+        `${chunk.length.toString(16)}\r\n${chunk}\r\n`,
+      'y'.repeat(100),
+      200,
+      CLOSE_BOUND_MS,
     );
     for (const outcome of await Promise.all([declared, chunked])) {
       const { status, headers } = parseResponseHead(outcome.received);

@@ -55,8 +55,7 @@ export function checkHistory(input: CheckInput): Violation[] {
   for (const entry of input.entries) {
     if (entry.sid === null) continue;
     const acknowledged =
-      (entry.kind === 'logout' && entry.status === 200) ||
-      (entry.kind === 'replay' && entry.status === 401 && entry.code === 'token_reuse_detected');
+      (entry.kind === 'logout' && entry.status === 200) || (entry.kind === 'replay' && entry.status === 401 && entry.code === 'token_reuse_detected');
     if (acknowledged) revokedAt.set(entry.sid, Math.min(entry.end, revokedAt.get(entry.sid) ?? Number.POSITIVE_INFINITY));
   }
 
@@ -101,11 +100,7 @@ export function checkHistory(input: CheckInput): Violation[] {
 function isUnavailableBody(body: string): boolean {
   try {
     const parsed = JSON.parse(body) as Record<string, unknown>;
-    return (
-      Object.keys(parsed).length === 2 &&
-      parsed.error_code === UNAVAILABLE_BODY.error_code &&
-      parsed.message === UNAVAILABLE_BODY.message
-    );
+    return Object.keys(parsed).length === 2 && parsed.error_code === UNAVAILABLE_BODY.error_code && parsed.message === UNAVAILABLE_BODY.message;
   } catch {
     return false;
   }

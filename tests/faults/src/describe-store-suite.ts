@@ -54,19 +54,23 @@ export function describeStoreSuites(stores: readonly NamedStore[]): void {
       }
       const perScenario = LOAD_SHAPE.warmupMs + LOAD_SHAPE.settleMs + 15_000;
       const budget = store.faults.reduce((ms, fault) => ms + fault.holdMs + perScenario, 60_000);
-      it(`${name}: ${store.faults.map((fault) => fault.name).join('; ')}`, async ({ expect, signal }) => {
-        const { settings, a, clients } = await runOf(store);
-        const failures: string[] = [];
-        for (const fault of store.faults) {
-          if (signal.aborted) break;
-          const report = await runScenario({ server: a, users: settings.users, deadlineMs: store.deadlineMs }, fault, LOAD_SHAPE, clients);
-          console.log(summaryLine(name, report));
-          for (const v of report.violations.slice(0, 10)) failures.push(`${fault.name}: ${v.rule}: ${v.detail}`);
-          if (report.warmupPerSecond < 50) failures.push(`${fault.name}: the healthy load was ${report.warmupPerSecond} req/s (at least 50)`);
-        }
-        expect(failures, `the server's last lines:\n${a.output.slice(-10).join('\n')}`).toEqual([]);
-        expect(a.exit()).toBeNull();
-      }, budget);
+      it(
+        `${name}: ${store.faults.map((fault) => fault.name).join('; ')}`,
+        async ({ expect, signal }) => {
+          const { settings, a, clients } = await runOf(store);
+          const failures: string[] = [];
+          for (const fault of store.faults) {
+            if (signal.aborted) break;
+            const report = await runScenario({ server: a, users: settings.users, deadlineMs: store.deadlineMs }, fault, LOAD_SHAPE, clients);
+            console.log(summaryLine(name, report));
+            for (const v of report.violations.slice(0, 10)) failures.push(`${fault.name}: ${v.rule}: ${v.detail}`);
+            if (report.warmupPerSecond < 50) failures.push(`${fault.name}: the healthy load was ${report.warmupPerSecond} req/s (at least 50)`);
+          }
+          expect(failures, `the server's last lines:\n${a.output.slice(-10).join('\n')}`).toEqual([]);
+          expect(a.exit()).toBeNull();
+        },
+        budget,
+      );
     }
   });
 
@@ -77,23 +81,30 @@ export function describeStoreSuites(stores: readonly NamedStore[]): void {
         it.skip(`${name} is unreachable`, () => undefined);
         continue;
       }
-      it(`${name}: ${RACE_PARALLEL} parallel refreshes of one token x ${RACE_TRIALS}; revoke on A, use on B x ${REVOKE_TRIALS}`, async ({ expect, signal }) => {
-        const { settings, a } = await runOf(store);
-        const b = await startExampleServer(settings);
-        servers.push(b);
-        const race = await refreshRace(a, b, settings.users[LOAD_SHAPE.clients + 1]!, RACE_TRIALS, RACE_PARALLEL, signal);
-        console.log(`[races] ${name} | refresh race: ${JSON.stringify(race)}`);
-        const revoke = await revokeOnAUseOnB(a, b, settings.users.slice(LOAD_SHAPE.clients + 1), REVOKE_TRIALS, signal);
-        console.log(`[races] ${name} | revoke on A, use on B: ${JSON.stringify(revoke)}`);
-        const faultLines = (server: ExampleServer, tag: string) =>
-          server.output.filter((line) => line.includes('"level":"error"') || line.includes('store_')).slice(-5).map((line) => `${tag}: ${line}`);
-        const lastLines = `the servers' store faults:\n${[...faultLines(a, 'A'), ...faultLines(b, 'B')].join('\n')}`;
-        expect(race, lastLines).toMatchObject({ trials: RACE_TRIALS, doubleWins: 0, noWinner: 0, unexpected: [], winnerAlive: 0 });
-        expect(revoke.broken).toEqual([]);
-        expect(revoke.successes).toBe(0);
-        expect(revoke.trials).toBeGreaterThanOrEqual(REVOKE_TRIALS);
-        expect([a.exit(), b.exit()]).toEqual([null, null]);
-      }, RACE_TIMEOUT_MS);
+      it(
+        `${name}: ${RACE_PARALLEL} parallel refreshes of one token x ${RACE_TRIALS}; revoke on A, use on B x ${REVOKE_TRIALS}`,
+        async ({ expect, signal }) => {
+          const { settings, a } = await runOf(store);
+          const b = await startExampleServer(settings);
+          servers.push(b);
+          const race = await refreshRace(a, b, settings.users[LOAD_SHAPE.clients + 1]!, RACE_TRIALS, RACE_PARALLEL, signal);
+          console.log(`[races] ${name} | refresh race: ${JSON.stringify(race)}`);
+          const revoke = await revokeOnAUseOnB(a, b, settings.users.slice(LOAD_SHAPE.clients + 1), REVOKE_TRIALS, signal);
+          console.log(`[races] ${name} | revoke on A, use on B: ${JSON.stringify(revoke)}`);
+          const faultLines = (server: ExampleServer, tag: string) =>
+            server.output
+              .filter((line) => line.includes('"level":"error"') || line.includes('store_'))
+              .slice(-5)
+              .map((line) => `${tag}: ${line}`);
+          const lastLines = `the servers' store faults:\n${[...faultLines(a, 'A'), ...faultLines(b, 'B')].join('\n')}`;
+          expect(race, lastLines).toMatchObject({ trials: RACE_TRIALS, doubleWins: 0, noWinner: 0, unexpected: [], winnerAlive: 0 });
+          expect(revoke.broken).toEqual([]);
+          expect(revoke.successes).toBe(0);
+          expect(revoke.trials).toBeGreaterThanOrEqual(REVOKE_TRIALS);
+          expect([a.exit(), b.exit()]).toEqual([null, null]);
+        },
+        RACE_TIMEOUT_MS,
+      );
     }
   });
 }

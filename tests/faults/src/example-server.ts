@@ -47,7 +47,10 @@ export function newServerSettings(storeUrl: string, userCount: number, env: Reco
  * above the load (they still hit the store on every login and refresh), and
  * loopback trusted as a proxy so that each virtual client has its own address.
  */
-export async function startExampleServer(settings: ServerSettings, adapter = process.env.SESSAUTH_FAULTS_ADAPTER ?? 'express'): Promise<ExampleServer> {
+export async function startExampleServer(
+  settings: ServerSettings,
+  adapter = process.env.SESSAUTH_FAULTS_ADAPTER ?? 'express',
+): Promise<ExampleServer> {
   const port = await freePort();
   const output: string[] = [];
   let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;

@@ -44,12 +44,16 @@ export async function refreshRace(
     const refreshToken = login.issued.refresh;
     const answers = await Promise.all(
       Array.from({ length: parallel }, (_, i) =>
-        send((i % 2 === 0 ? a : b).baseUrl, {
-          method: 'POST',
-          path: '/auth/refresh/',
-          json: { refresh_token: refreshToken },
-          ip: `203.0.113.${(i % 250) + 2}`,
-        }, LIMIT_MS),
+        send(
+          (i % 2 === 0 ? a : b).baseUrl,
+          {
+            method: 'POST',
+            path: '/auth/refresh/',
+            json: { refresh_token: refreshToken },
+            ip: `203.0.113.${(i % 250) + 2}`,
+          },
+          LIMIT_MS,
+        ),
       ),
     );
     const winners = answers.filter((answer) => answer.status === 200);

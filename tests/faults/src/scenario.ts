@@ -57,12 +57,7 @@ const PROBE_CLIENT = -1;
  * once: more than the pool has connections, so a dead pooled connection would
  * show), and run the checker.
  */
-export async function runScenario(
-  target: FaultTarget,
-  fault: Fault,
-  shape: LoadShape,
-  clients: readonly VirtualClient[],
-): Promise<ScenarioReport> {
+export async function runScenario(target: FaultTarget, fault: Fault, shape: LoadShape, clients: readonly VirtualClient[]): Promise<ScenarioReport> {
   const history = new History();
   const client: ClientTarget = { baseUrl: target.server.baseUrl, limitMs: target.deadlineMs + 15_000 };
   const prober = target.users[shape.clients];

@@ -63,10 +63,21 @@ export class VirtualClient {
     const tokens = this.#tokens;
     if (tokens === null) return;
     if (pick === 'me' || pick === 'list') {
-      const answer = await this.#call(target, pick, { method: 'GET', path: pick === 'me' ? '/me' : '/auth/sessions/', access: tokens.access }, tokens);
+      const answer = await this.#call(
+        target,
+        pick,
+        { method: 'GET', path: pick === 'me' ? '/me' : '/auth/sessions/', access: tokens.access },
+        tokens,
+      );
       if (answer.status === 401) this.#drop();
     } else if (pick === 'refresh') {
-      const answer = await this.#call(target, 'refresh', { method: 'POST', path: '/auth/refresh/', json: { refresh_token: tokens.refresh } }, tokens, tokens.refresh);
+      const answer = await this.#call(
+        target,
+        'refresh',
+        { method: 'POST', path: '/auth/refresh/', json: { refresh_token: tokens.refresh } },
+        tokens,
+        tokens.refresh,
+      );
       if (answer.issued !== null) {
         this.#consumed = tokens.refresh;
         this.#tokens = answer.issued;
@@ -80,18 +91,29 @@ export class VirtualClient {
     } else {
       const replayed = this.#consumed;
       if (replayed === null) return;
-      const answer = await this.#call(target, 'replay', { method: 'POST', path: '/auth/refresh/', json: { refresh_token: replayed } }, tokens, replayed);
+      const answer = await this.#call(
+        target,
+        'replay',
+        { method: 'POST', path: '/auth/refresh/', json: { refresh_token: replayed } },
+        tokens,
+        replayed,
+      );
       if (answer.status === 401 && answer.code === 'token_reuse_detected') await this.#probe(target, tokens);
       this.#drop();
     }
   }
 
   async #login(target: ClientTarget): Promise<void> {
-    const answer = await this.#call(target, 'login', {
-      method: 'POST',
-      path: '/auth/login/',
-      json: { username: this.user.username, password: this.user.password },
-    }, null);
+    const answer = await this.#call(
+      target,
+      'login',
+      {
+        method: 'POST',
+        path: '/auth/login/',
+        json: { username: this.user.username, password: this.user.password },
+      },
+      null,
+    );
     if (answer.issued !== null) {
       this.#tokens = answer.issued;
       this.#consumed = null;

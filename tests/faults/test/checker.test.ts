@@ -94,10 +94,7 @@ describe('the history checker', () => {
   });
 
   it('a guarded 200 sent before the revocation was acknowledged is not a violation', () => {
-    const history = historyOf(
-      { kind: 'me', start: 1000, end: 1030 },
-      { kind: 'logout', start: 1005, end: 1020 },
-    );
+    const history = historyOf({ kind: 'me', start: 1000, end: 1030 }, { kind: 'logout', start: 1005, end: 1020 });
     expect(check(history)).toEqual([]);
   });
 });

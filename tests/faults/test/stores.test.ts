@@ -17,9 +17,4 @@ if (failed !== undefined) {
 const [postgres, mariadb, redis, sqlite] = opened.map((result) => (result.status === 'fulfilled' ? result.value : null));
 const named = (name: string, store: StoreUnderFault | null | undefined) => ({ name, store: store ?? null });
 
-describeStoreSuites([
-  named('PostgreSQL', postgres),
-  named('MariaDB', mariadb),
-  named('Redis', redis),
-  named('SQLite', sqlite),
-]);
+describeStoreSuites([named('PostgreSQL', postgres), named('MariaDB', mariadb), named('Redis', redis), named('SQLite', sqlite)]);

@@ -18,7 +18,11 @@ const HEAP_GROWTH_LIMIT = 50 * 1024 * 1024;
 
 /** Errors a client causes by breaking its own request: Node's parser errors, resets, aborts. */
 function isClientFault(error: { readonly code: string | undefined; readonly message: string }): boolean {
-  return (error.code?.startsWith('HPE_') ?? false) || ['ECONNRESET', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE'].includes(error.code ?? '') || error.message === 'aborted';
+  return (
+    (error.code?.startsWith('HPE_') ?? false) ||
+    ['ECONNRESET', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE'].includes(error.code ?? '') ||
+    error.message === 'aborted'
+  );
 }
 
 /** One generated request over its own socket. */
@@ -78,7 +82,20 @@ export async function checkAdapterFuzz(name: string, mount: MountFuzzApp, batche
     );
     // Aborted uploads end on the server after their client is gone: let them finish.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const alive = await send(app.port, { method: 'GET', target: '/auth/csrf/', version: 'HTTP/1.1', headers: [['Host', '127.0.0.1']], body: '', framing: 'exact', delivery: 'whole', abortAt: 1 }, material);
+    const alive = await send(
+      app.port,
+      {
+        method: 'GET',
+        target: '/auth/csrf/',
+        version: 'HTTP/1.1',
+        headers: [['Host', '127.0.0.1']],
+        body: '',
+        framing: 'exact',
+        delivery: 'whole',
+        abortAt: 1,
+      },
+      material,
+    );
     expect(alive.statuses, 'a well-formed request after the fuzz').toEqual([200]);
     expect(escaped, 'unhandled rejections and exceptions').toEqual([]);
     expect(log.errors(), 'error-level log lines').toEqual([]);

@@ -58,7 +58,11 @@ export function renderRequest(spec: RawRequestSpec, material: Material): Buffer 
       break;
     case 'chunked':
       lines.push('Transfer-Encoding: chunked');
-      payload = Buffer.concat([Buffer.from(body.length > 0 ? `${body.length.toString(16)}\r\n` : '', 'latin1'), body, Buffer.from(body.length > 0 ? '\r\n0\r\n\r\n' : '0\r\n\r\n', 'latin1')]);
+      payload = Buffer.concat([
+        Buffer.from(body.length > 0 ? `${body.length.toString(16)}\r\n` : '', 'latin1'),
+        body,
+        Buffer.from(body.length > 0 ? '\r\n0\r\n\r\n' : '0\r\n\r\n', 'latin1'),
+      ]);
       break;
     case 'bad-chunked':
       lines.push('Transfer-Encoding: chunked');

@@ -7,7 +7,11 @@ import { mountFetch } from '../src/fuzz-mounts.js';
 const CASES = { full: 10_000 / BATCH };
 
 describe('generated raw HTTP requests against the fetch adapter', () => {
-  it('never answers 5xx, never hangs, never crashes or leaks an unhandled rejection, logs no error, and keeps its heap', async () => {
-    await checkAdapterFuzz('fetch', mountFetch, CASES);
-  }, fuzzTimeoutMs(CASES, 240_000));
+  it(
+    'never answers 5xx, never hangs, never crashes or leaks an unhandled rejection, logs no error, and keeps its heap',
+    async () => {
+      await checkAdapterFuzz('fetch', mountFetch, CASES);
+    },
+    fuzzTimeoutMs(CASES, 240_000),
+  );
 });

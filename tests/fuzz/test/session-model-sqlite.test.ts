@@ -16,7 +16,11 @@ beforeAll(async () => {
 afterAll(() => sqlite.close());
 
 describe('session state machine against the reference model (SQLite store)', () => {
-  it('answers every generated sequence as the model does, and the store agrees after every step', async () => {
-    await checkSessionModel('session-model/sqlite', () => sqlite.store, RUNS);
-  }, fuzzTimeoutMs(RUNS));
+  it(
+    'answers every generated sequence as the model does, and the store agrees after every step',
+    async () => {
+      await checkSessionModel('session-model/sqlite', () => sqlite.store, RUNS);
+    },
+    fuzzTimeoutMs(RUNS),
+  );
 });

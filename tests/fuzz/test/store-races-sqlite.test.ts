@@ -13,7 +13,11 @@ beforeAll(async () => {
 afterAll(() => sqlite.close());
 
 describe('store races under fc.scheduler (SQLite store)', () => {
-  it('rotates a jti at most once, never after a revocation was answered, and keeps the login cap', async () => {
-    await checkStoreRaces('store-races/sqlite', () => sqlite.store, RUNS);
-  }, fuzzTimeoutMs(RUNS));
+  it(
+    'rotates a jti at most once, never after a revocation was answered, and keeps the login cap',
+    async () => {
+      await checkStoreRaces('store-races/sqlite', () => sqlite.store, RUNS);
+    },
+    fuzzTimeoutMs(RUNS),
+  );
 });

@@ -5,7 +5,13 @@ import { STORES } from './stores.js';
 /** The cell whose every answer is validated against `@sessauth/core/openapi` (cheap: embedded store). */
 const OPENAPI_CELL = { adapter: 'express', store: 'sqlite' } as const;
 
-const pick = (env: string | undefined, all: string[]) => (env ? env.split(',').map((s) => s.trim()).filter((s) => all.includes(s)) : all);
+const pick = (env: string | undefined, all: string[]) =>
+  env
+    ? env
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => all.includes(s))
+    : all;
 
 /**
  * One adapter over every store, each cell named `<adapter> x <store>` in the output.

@@ -66,11 +66,12 @@ function redisStore(): StoreFactory {
 
 /** Wraps a factory so an unreachable server skips loudly, or fails under SESSAUTH_REQUIRE_SERVICES=1. */
 function service(name: string, factory: StoreFactory): StoreFactory {
-  return () => reachService(name, async () => {
-    const handle = await factory();
-    if (handle === null) throw new Error('no store');
-    return handle;
-  });
+  return () =>
+    reachService(name, async () => {
+      const handle = await factory();
+      if (handle === null) throw new Error('no store');
+      return handle;
+    });
 }
 
 export const STORES: Readonly<Record<string, () => StoreFactory>> = {

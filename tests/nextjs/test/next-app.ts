@@ -17,7 +17,11 @@ export const BASE_ENV: Readonly<Record<string, string>> = {
 
 /** `next build`, once; rejects with its output when it fails. */
 export async function buildFixture(): Promise<void> {
-  const child = spawn(process.execPath, [NEXT_BIN, 'build'], { cwd: FIXTURE, env: { ...process.env, ...BASE_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [NEXT_BIN, 'build'], {
+    cwd: FIXTURE,
+    env: { ...process.env, ...BASE_ENV },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

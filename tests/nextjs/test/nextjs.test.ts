@@ -108,7 +108,10 @@ describe('Next.js App Router, cookie transport behind a trusted proxy', () => {
     const csrf = await fetch(`${origin}/auth/csrf/`);
     expect(csrf.status).toBe(200);
     const { csrf_token: csrfToken } = (await csrf.json()) as { csrf_token: string };
-    const csrfCookie = csrf.headers.getSetCookie().find((line) => line.startsWith('csrftoken='))?.split(';')[0];
+    const csrfCookie = csrf.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('csrftoken='))
+      ?.split(';')[0];
     expect(csrfCookie).toBeDefined();
 
     const refused = await postJson(`${origin}/auth/login/`, LOGIN, { cookie: csrfCookie! });

@@ -25,7 +25,14 @@ export function appLegs(app: string, system: ModuleSystem, services: ServiceUrls
   }
   const suffix = `${system}_${randomBytes(4).toString('hex')}`;
   if (services.postgres !== null) {
-    legs.push({ id: 'express-postgres', framework: 'express', store: 'postgres', hasher: 'argon2', url: services.postgres, tableName: `sessauth_pkg_${suffix}` });
+    legs.push({
+      id: 'express-postgres',
+      framework: 'express',
+      store: 'postgres',
+      hasher: 'argon2',
+      url: services.postgres,
+      tableName: `sessauth_pkg_${suffix}`,
+    });
   }
   if (services.mysql !== null) {
     legs.push({ id: 'hono-mysql', framework: 'hono', store: 'mysql', hasher: 'argon2', url: services.mysql, tableName: `sessauth_pkg_${suffix}` });

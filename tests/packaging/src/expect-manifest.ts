@@ -19,7 +19,8 @@ export function expectPackedManifest(packed: PackedManifest, workspace: PackedMa
   const text = JSON.stringify(packed);
   expect(text).not.toContain('workspace:');
   expect(text).not.toContain('catalog:');
-  for (const field of ['exports', 'main', 'module', 'types'] as const) expect(JSON.stringify(packed[field] ?? null), field).not.toContain('@sessauth/source');
+  for (const field of ['exports', 'main', 'module', 'types'] as const)
+    expect(JSON.stringify(packed[field] ?? null), field).not.toContain('@sessauth/source');
   expect(packed.publishConfig).toBeUndefined();
   expect(packed.exports).toEqual((workspace.publishConfig as { exports?: unknown } | undefined)?.exports);
   for (const target of exportTargets(packed.exports)) expect(files, `exports → ${target}`).toContain(target);

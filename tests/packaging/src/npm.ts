@@ -5,7 +5,13 @@ import { childEnv, runCommand, type CommandResult } from './run-command.js';
  * npm, as a user runs it, with one download cache for every run (under os.tmpdir(),
  * beside the installed apps) and nothing that phones home besides the registry.
  */
-export function npm(cacheRoot: string, cwd: string, args: readonly string[], allowFailure = false, env: NodeJS.ProcessEnv = {}): Promise<CommandResult> {
+export function npm(
+  cacheRoot: string,
+  cwd: string,
+  args: readonly string[],
+  allowFailure = false,
+  env: NodeJS.ProcessEnv = {},
+): Promise<CommandResult> {
   return runCommand('npm', [...args, '--cache', join(cacheRoot, 'npm-cache'), '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd,
     allowFailure,

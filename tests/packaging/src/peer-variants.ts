@@ -47,7 +47,10 @@ export function peerVariants(manifests: readonly PackedManifest[]): readonly Pee
     lowest[name] = floor.version;
   }
   // Types follow the framework's major: @types/express 4 for Express 4.
-  for (const [types, framework] of [['@types/express', 'express'], ['@types/koa', 'koa']] as const) {
+  for (const [types, framework] of [
+    ['@types/express', 'express'],
+    ['@types/koa', 'koa'],
+  ] as const) {
     const floor = lowest[framework];
     if (floor !== undefined) lowest[types] = `^${semver.major(floor)}`;
   }

@@ -34,7 +34,9 @@ export async function releasePlanFor(changeset: Readonly<Record<string, 'patch' 
       mkdirSync(join(copy, manifest, '..'), { recursive: true });
       copyFileSync(join(WORKSPACE_ROOT, manifest), join(copy, manifest));
     }
-    const frontMatter = Object.entries(changeset).map(([name, bump]) => `"${name}": ${bump}`).join('\n');
+    const frontMatter = Object.entries(changeset)
+      .map(([name, bump]) => `"${name}": ${bump}`)
+      .join('\n');
     writeFileSync(join(copy, '.changeset', 'probe.md'), `---\n${frontMatter}\n---\n\nA probe.\n`);
     const plan = await getReleasePlan(copy);
     return plan.releases.filter((release) => release.type !== 'none');

@@ -55,6 +55,8 @@ export function startApp(app: string, system: ModuleSystem, legs: readonly Leg[]
         if (message.ready === true) resolve({ baseUrls, stderr: () => stderr, stop });
       }
     });
-    child.once('exit', (code, signal) => reject(new Error(`${join(app, entryFile(system))} exited (${code ?? signal}) before it was ready:\n${stderr}`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`${join(app, entryFile(system))} exited (${code ?? signal}) before it was ready:\n${stderr}`)),
+    );
   });
 }

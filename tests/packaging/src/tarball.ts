@@ -19,7 +19,10 @@ export interface PackedManifest {
 /** The paths inside a tarball, without npm's `package/` prefix. */
 export async function listTarball(tarball: string): Promise<string[]> {
   const { stdout } = await runCommand('tar', ['-tzf', tarball], { cwd: dirname(tarball) });
-  return stdout.split('\n').filter(Boolean).map((entry) => entry.replace(/^package\//, ''));
+  return stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((entry) => entry.replace(/^package\//, ''));
 }
 
 export async function readTarballFile(tarball: string, path: string): Promise<string> {

@@ -33,7 +33,9 @@ const MINIMAL: PeerVariant = { name: 'minimal', dependencies: { express: '*', ky
 
 describe.skipIf(registry === null)('the packages as a user installs them', () => {
   const run = mkdtempSync(join(tmpdir(), 'sessauth-packaging-run-'));
-  const legs = new Map(PEER_VARIANTS.map((v) => [v.name, { esm: appLegs(join(run, v.name), 'esm', services), cjs: appLegs(join(run, v.name), 'cjs', services) }]));
+  const legs = new Map(
+    PEER_VARIANTS.map((v) => [v.name, { esm: appLegs(join(run, v.name), 'esm', services), cjs: appLegs(join(run, v.name), 'cjs', services) }]),
+  );
   const apps = new Map<string, Promise<PreparedApp>>();
   let skew: ReturnType<typeof observeVersionSkew>;
   let packed: PackedWorkspace;
@@ -50,7 +52,11 @@ describe.skipIf(registry === null)('the packages as a user installs them', () =>
     for (const pending of [...apps.values(), skew]) pending.catch(() => {});
   });
   afterAll(async () => {
-    for (const app of apps.values()) await app.then((a) => a.stop(), () => {});
+    for (const app of apps.values())
+      await app.then(
+        (a) => a.stop(),
+        () => {},
+      );
     rmSync(run, { recursive: true, force: true });
   });
 

@@ -1,11 +1,4 @@
-import {
-  createSessauth,
-  MemorySessionStore,
-  SessauthError,
-  type Sessauth,
-  type SessauthRequest,
-  type SessauthResponse,
-} from '@sessauth/core';
+import { createSessauth, MemorySessionStore, SessauthError, type Sessauth, type SessauthRequest, type SessauthResponse } from '@sessauth/core';
 import { CookieJar } from './cookie-jar.js';
 
 export interface DemoUser {
@@ -115,7 +108,12 @@ export class FakeBrowser {
     ]);
     const body = new TextEncoder().encode('{}');
     const response = await this.serve({
-      method: 'POST', path: '/auth/refresh/', headers, peerAddress: '127.0.0.2', secure: false, readBody: async () => body,
+      method: 'POST',
+      path: '/auth/refresh/',
+      headers,
+      peerAddress: '127.0.0.2',
+      secure: false,
+      readBody: async () => body,
     });
     return response.status;
   }
@@ -144,7 +142,12 @@ export class FakeBrowser {
     if (request.path !== '/me') return { status: 404, headers: {}, setCookies: [], body: null };
     try {
       const { user, session } = await auth.authenticate({ authorization: request.headers.get('authorization') });
-      return { status: 200, headers: { 'content-type': 'application/json' }, setCookies: [], body: JSON.stringify({ user: user.username, session: session.id }) };
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        setCookies: [],
+        body: JSON.stringify({ user: user.username, session: session.id }),
+      };
     } catch (error) {
       return auth.errorResponse(error);
     }

@@ -25,7 +25,10 @@ export class InProcessLocks implements LockManagerLike {
         else this.held.set(name, count);
       }
     });
-    this.tails.set(name, run.catch(() => undefined));
+    this.tails.set(
+      name,
+      run.catch(() => undefined),
+    );
     return run;
   }
 

@@ -45,12 +45,8 @@ export class FaultLink {
     // A socket error is followed by 'close' (hadError): it is reported there.
     this.client.on('error', () => undefined);
     this.server.on('error', () => undefined);
-    this.client.on('close', (hadError) =>
-      this.#enqueue('upstream', { kind: 'close', hadError, at: this.#releaseAt('upstream') }),
-    );
-    this.server.on('close', (hadError) =>
-      this.#enqueue('downstream', { kind: 'close', hadError, at: this.#releaseAt('downstream') }),
-    );
+    this.client.on('close', (hadError) => this.#enqueue('upstream', { kind: 'close', hadError, at: this.#releaseAt('upstream') }));
+    this.server.on('close', (hadError) => this.#enqueue('downstream', { kind: 'close', hadError, at: this.#releaseAt('downstream') }));
     let gone = 0;
     const oneGone = () => {
       gone += 1;

@@ -93,7 +93,11 @@ export function accessTokenSuite(kit: SuiteKit): void {
     const app = await kit.start();
     const alice = await app.login('alice');
     const twice = { authorization: [`Bearer ${alice.access}`, `Bearer ${alice.access}`] };
-    for (const [method, path] of [['GET', '/me'], ['GET', app.at('/sessions/')], ['POST', app.at('/logout/')]] as const) {
+    for (const [method, path] of [
+      ['GET', '/me'],
+      ['GET', app.at('/sessions/')],
+      ['POST', app.at('/logout/')],
+    ] as const) {
       const result = await rawRequest(app.baseUrl, method, path, twice);
       expect(result.status, `${method} ${path}: ${result.text}`).toBe(401);
       expect(result.errorCode, result.text).toMatch(/^[a-z_]+$/);

@@ -24,7 +24,10 @@ export class CapturingLogger implements Logger {
 
   /** The events logged at `level`. */
   eventsAt(level: 'debug' | 'info' | 'warn' | 'error'): string[] {
-    return this.lines.map((line) => JSON.parse(line) as { level: string; event: string }).filter((line) => line.level === level).map((line) => line.event);
+    return this.lines
+      .map((line) => JSON.parse(line) as { level: string; event: string })
+      .filter((line) => line.level === level)
+      .map((line) => line.event);
   }
 }
 

@@ -82,11 +82,7 @@ export function baseOptions(): SessauthOptions {
   };
 }
 
-export async function startTestApp(
-  parts: CellParts,
-  overrides: Partial<SessauthOptions> = {},
-  extras: TestAppExtras = {},
-): Promise<TestApp> {
+export async function startTestApp(parts: CellParts, overrides: Partial<SessauthOptions> = {}, extras: TestAppExtras = {}): Promise<TestApp> {
   const options: SessauthOptions = { ...baseOptions(), ...overrides };
   const users = extras.users ?? (await makeUserTable());
   const clock = new TestClock();

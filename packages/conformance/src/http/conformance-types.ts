@@ -37,9 +37,7 @@ export interface ConformanceHost {
 export type MountApp = (auth: Sessauth<ConformanceUser>, host: ConformanceHost) => Promise<AppUnderTest>;
 
 /** Opens a session store for one conformance cell; `null` means the backing server is unavailable (skip). */
-export interface StoreFactory {
-  (): Promise<{ store: SessionStore; close(): Promise<void> } | null>;
-}
+export type StoreFactory = () => Promise<{ store: SessionStore; close(): Promise<void> } | null>;
 
 /** Opens a shared rate-limit store; without one each test app gets the core's in-memory counters. */
 export type RateLimitStoreFactory = () => Promise<{ store: RateLimitStore; close(): Promise<void> }>;

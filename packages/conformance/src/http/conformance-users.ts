@@ -20,9 +20,10 @@ let hashes: Promise<Record<UserName, string>> | undefined;
 
 /** argon2 costs ~20 ms a hash: compute the two once per process. */
 function hashesOnce(): Promise<Record<UserName, string>> {
-  hashes ??= Promise.all([argon2PasswordHasher.hash(passwords.alice), argon2PasswordHasher.hash(passwords.bob)]).then(
-    ([alice, bob]) => ({ alice, bob }),
-  );
+  hashes ??= Promise.all([argon2PasswordHasher.hash(passwords.alice), argon2PasswordHasher.hash(passwords.bob)]).then(([alice, bob]) => ({
+    alice,
+    bob,
+  }));
   return hashes;
 }
 

@@ -70,31 +70,35 @@ export function contractDetailsSuite(kit: SuiteKit): void {
     expectError(await app.refresh(alice.client, refresh), 401, 'expired_token');
   });
 
-  kit.test('details/lifetime-cap', 'a well-signed token whose exp - iat exceeds its kind\'s lifetime, or whose times are not safe integers, is 401', async () => {
-    const app = await kit.start({ accessTokenExpireSeconds: 300, refreshTokenExpireSeconds: DAY, sessionExpireSeconds: DAY });
-    const alice = await app.login('alice');
-    const { sub, sid } = claimsOf(alice.access);
-    const iat = Math.floor(app.clock.now().getTime() / 1000);
-    // Every time claim explicit: the clock runs on while the test builds them.
-    const times = { iat, nbf: iat };
-    const bad = [
-      { ...times, exp: iat + 301 },
-      { ...times, exp: iat + 10 * 365 * DAY },
-      { ...times, exp: 1e300 },
-      { ...times, exp: iat + 100.5 },
-      { iat: iat - 0.5, nbf: iat - 1, exp: iat + 200 },
-    ];
-    for (const overrides of bad) {
-      const token = await forgeToken(app.forge, 'at+jwt', claimSet(app.forge, { sub, sid, ...overrides }));
-      expectError(await alice.client.get('/me', { bearer: token }), 401, 'invalid_token');
-    }
-    const fine = await forgeToken(app.forge, 'at+jwt', claimSet(app.forge, { sub, sid, ...times, exp: iat + 300 }));
-    expect((await alice.client.get('/me', { bearer: fine })).status, 'the configured lifetime itself passes').toBe(200);
-    const { jti } = claimsOf(alice.refresh);
-    const longRefresh = await forgeToken(app.forge, 'rt+jwt', claimSet(app.forge, { sub, sid, jti, ...times, exp: iat + DAY + 1 }));
-    expectError(await app.refresh(app.client(), longRefresh), 401, 'invalid_token');
-    expect((await app.refresh(alice.client, alice.refresh)).status, 'the refused token revoked nothing').toBe(200);
-  });
+  kit.test(
+    'details/lifetime-cap',
+    "a well-signed token whose exp - iat exceeds its kind's lifetime, or whose times are not safe integers, is 401",
+    async () => {
+      const app = await kit.start({ accessTokenExpireSeconds: 300, refreshTokenExpireSeconds: DAY, sessionExpireSeconds: DAY });
+      const alice = await app.login('alice');
+      const { sub, sid } = claimsOf(alice.access);
+      const iat = Math.floor(app.clock.now().getTime() / 1000);
+      // Every time claim explicit: the clock runs on while the test builds them.
+      const times = { iat, nbf: iat };
+      const bad = [
+        { ...times, exp: iat + 301 },
+        { ...times, exp: iat + 10 * 365 * DAY },
+        { ...times, exp: 1e300 },
+        { ...times, exp: iat + 100.5 },
+        { iat: iat - 0.5, nbf: iat - 1, exp: iat + 200 },
+      ];
+      for (const overrides of bad) {
+        const token = await forgeToken(app.forge, 'at+jwt', claimSet(app.forge, { sub, sid, ...overrides }));
+        expectError(await alice.client.get('/me', { bearer: token }), 401, 'invalid_token');
+      }
+      const fine = await forgeToken(app.forge, 'at+jwt', claimSet(app.forge, { sub, sid, ...times, exp: iat + 300 }));
+      expect((await alice.client.get('/me', { bearer: fine })).status, 'the configured lifetime itself passes').toBe(200);
+      const { jti } = claimsOf(alice.refresh);
+      const longRefresh = await forgeToken(app.forge, 'rt+jwt', claimSet(app.forge, { sub, sid, jti, ...times, exp: iat + DAY + 1 }));
+      expectError(await app.refresh(app.client(), longRefresh), 401, 'invalid_token');
+      expect((await app.refresh(alice.client, alice.refresh)).status, 'the refused token revoked nothing').toBe(200);
+    },
+  );
 
   kit.test('details/length-settings', 'JWT_MAX_USERNAME_LENGTH and JWT_MAX_PASSWORD_LENGTH bound the built-in login', async () => {
     const password = (app: TestApp) => app.users.passwords.alice;

@@ -62,7 +62,7 @@ export class CookieJar {
   store(setCookies: readonly ParsedSetCookie[], requestPath: string): void {
     for (const cookie of setCookies) {
       const attrPath = cookie.attributes.get('path');
-      const path = attrPath !== undefined && attrPath.startsWith('/') ? attrPath : defaultPath(requestPath);
+      const path = attrPath?.startsWith('/') ? attrPath : defaultPath(requestPath);
       const key = `${cookie.name}\u0000${path}`;
       if (isClearingCookie(cookie)) this.cookies.delete(key);
       else this.cookies.set(key, { name: cookie.name, value: cookie.value, path });

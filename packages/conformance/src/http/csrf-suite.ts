@@ -57,7 +57,8 @@ export function csrfSuite(kit: SuiteKit): void {
     expectError(await loginAs(app, client, { 'x-csrftoken': '' }), 403, 'csrf_failed');
     expectError(await loginAs(app, client, { 'x-csrftoken': `${token}x` }), 403, 'csrf_failed');
     const cookieless = await app.client().post(app.at('/login/'), {
-      json: { username: 'alice', password: app.users.passwords.alice }, headers: { 'x-csrftoken': token },
+      json: { username: 'alice', password: app.users.passwords.alice },
+      headers: { 'x-csrftoken': token },
     });
     expectError(cookieless, 403, 'csrf_failed');
     // The refusals changed nothing: the right token still works.
@@ -78,7 +79,11 @@ export function csrfSuite(kit: SuiteKit): void {
     const app = await kit.start({ refreshTokenTransport: 'cookie' });
     const { client, token, secret } = await armed(app);
     const other = (await armed(app)).secret;
-    for (const cookie of [`csrftoken=${secret}; csrftoken=${other}`, `csrftoken=${other}; csrftoken=${secret}`, `csrftoken=${secret}; csrftoken=${secret}`]) {
+    for (const cookie of [
+      `csrftoken=${secret}; csrftoken=${other}`,
+      `csrftoken=${other}; csrftoken=${secret}`,
+      `csrftoken=${secret}; csrftoken=${secret}`,
+    ]) {
       expectError(await loginAs(app, client, { 'x-csrftoken': token, cookie }), 403, 'csrf_failed');
     }
   });
@@ -115,19 +120,29 @@ export function csrfSuite(kit: SuiteKit): void {
     expect(listed.status, listed.text).toBe(200);
   });
 
-  kit.test('csrf/ambiguous-forwarded-proto', 'an ambiguous X-Forwarded-Proto from a trusted proxy counts as HTTPS: a Referer is then required', async () => {
-    const app = await kit.start({ refreshTokenTransport: 'cookie', trustedProxyCidrs: ['127.0.0.1/32'] });
-    const { client, token } = await armed(app);
-    const cookie = client.jar.headerFor(app.at('/login/')) ?? '';
-    const body = JSON.stringify({ username: 'alice', password: app.users.passwords.alice });
-    const send = (proto: string | string[]) =>
-      rawRequest(app.baseUrl, 'POST', app.at('/login/'), { 'x-forwarded-proto': proto, cookie, 'x-csrftoken': token, 'content-type': 'application/json' }, body);
-    for (const proto of ['https, http', 'http, https', ['http', 'https'], 'gopher']) {
-      expectError(await send(proto), 403, 'csrf_failed');
-    }
-    const plain = await send('http');
-    expect(plain.status, plain.text).toBe(200);
-  });
+  kit.test(
+    'csrf/ambiguous-forwarded-proto',
+    'an ambiguous X-Forwarded-Proto from a trusted proxy counts as HTTPS: a Referer is then required',
+    async () => {
+      const app = await kit.start({ refreshTokenTransport: 'cookie', trustedProxyCidrs: ['127.0.0.1/32'] });
+      const { client, token } = await armed(app);
+      const cookie = client.jar.headerFor(app.at('/login/')) ?? '';
+      const body = JSON.stringify({ username: 'alice', password: app.users.passwords.alice });
+      const send = (proto: string | string[]) =>
+        rawRequest(
+          app.baseUrl,
+          'POST',
+          app.at('/login/'),
+          { 'x-forwarded-proto': proto, cookie, 'x-csrftoken': token, 'content-type': 'application/json' },
+          body,
+        );
+      for (const proto of ['https, http', 'http, https', ['http', 'https'], 'gopher']) {
+        expectError(await send(proto), 403, 'csrf_failed');
+      }
+      const plain = await send('http');
+      expect(plain.status, plain.text).toBe(200);
+    },
+  );
 
   kit.test('csrf/logged-reason', 'a CSRF refusal is logged at warn level with the rule that failed, never a token', async () => {
     const app = await kit.start({ refreshTokenTransport: 'cookie' });

@@ -42,11 +42,7 @@ import { transportSuite } from './transport-suite.js';
  * the purge test deletes every revoked row in it: do not share one database between
  * cells that run at the same time.
  */
-export function describeAdapterConformance(
-  name: string,
-  input: AdapterConformanceInput,
-  options: AdapterConformanceOptions = {},
-): void {
+export function describeAdapterConformance(name: string, input: AdapterConformanceInput, options: AdapterConformanceOptions = {}): void {
   const skip = options.skip ?? [];
   const isSkipped = (id: AdapterTestId) => skip.some((entry) => entry === id || (entry.endsWith('/') && id.startsWith(entry)));
 

@@ -38,7 +38,18 @@ export function geolocationSuite(kit: SuiteKit): void {
     const calls: string[] = [];
     const app = await kit.start(TRUST_LOOPBACK, { geolocation: (ip) => (calls.push(ip), PLACE) });
     expect(await locationOf(app)).toBeNull();
-    for (const ip of ['10.1.2.3', '192.168.1.1', '172.16.0.1', '100.64.0.1', '169.254.1.1', '203.0.113.9', '::ffff:10.0.0.1', 'fd00::1', 'fe80::1', '2001:db8::1']) {
+    for (const ip of [
+      '10.1.2.3',
+      '192.168.1.1',
+      '172.16.0.1',
+      '100.64.0.1',
+      '169.254.1.1',
+      '203.0.113.9',
+      '::ffff:10.0.0.1',
+      'fd00::1',
+      'fe80::1',
+      '2001:db8::1',
+    ]) {
       expect(await locationOf(app, ip), ip).toBeNull();
     }
     expect(calls).toEqual([]);

@@ -34,9 +34,7 @@ export interface HttpResult {
  * field name checked against it: `field<TokenResponseBody>(body, 'access_token')`.
  */
 export function field<Body = Record<string, unknown>>(body: unknown, name: keyof Body & string): unknown {
-  return typeof body === 'object' && body !== null && !Array.isArray(body)
-    ? (body as Record<string, unknown>)[name]
-    : undefined;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
 }
 
 function parseJson(text: string): unknown {

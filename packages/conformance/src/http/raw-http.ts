@@ -39,7 +39,13 @@ export function rawRequest(
         const headers = Object.entries(res.headers).flatMap(([name, value]) =>
           name === 'set-cookie' || value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value] as const],
         );
-        recordResponse(new URL(path, baseUrl), { method, status, headers: Object.fromEntries(headers), text, setCookieNames: cookieNames(res.headers['set-cookie'] ?? []) });
+        recordResponse(new URL(path, baseUrl), {
+          method,
+          status,
+          headers: Object.fromEntries(headers),
+          text,
+          setCookieNames: cookieNames(res.headers['set-cookie'] ?? []),
+        });
         resolve({ status, headers: res.headers, text, errorCode });
       });
     });

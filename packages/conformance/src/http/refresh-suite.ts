@@ -64,9 +64,13 @@ export function refreshSuite(kit: SuiteKit): void {
   kit.test('refresh/concurrent', 'concurrent use of one refresh token: one winner, then the winner is revoked too', async () => {
     const app = await kit.start();
     const alice = await app.login('alice');
-    const results = await Promise.all(Array.from({ length: 6 }, () => app.client().post(app.at('/refresh/'), {
-      json: { refresh_token: alice.refresh },
-    })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        app.client().post(app.at('/refresh/'), {
+          json: { refresh_token: alice.refresh },
+        }),
+      ),
+    );
     const winners = results.filter((result) => result.status === 200);
     expect(winners, results.map((result) => `${result.status} ${result.text}`).join('\n')).toHaveLength(1);
     const losers = results.filter((result) => result.status !== 200);

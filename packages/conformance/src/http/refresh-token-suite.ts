@@ -40,9 +40,18 @@ export function refreshTokenSuite(kit: SuiteKit): void {
     const alice = await app.login('alice');
     const claims = claimsOf(alice.refresh);
     const past = Math.floor(app.clock.now().getTime() / 1000) - 600;
-    const token = await forgeToken(app.forge, 'rt+jwt', claimSet(app.forge, {
-      sub: claims.sub, sid: claims.sid, jti: claims.jti, iat: past, nbf: past, exp: past + 60,
-    }));
+    const token = await forgeToken(
+      app.forge,
+      'rt+jwt',
+      claimSet(app.forge, {
+        sub: claims.sub,
+        sid: claims.sid,
+        jti: claims.jti,
+        iat: past,
+        nbf: past,
+        exp: past + 60,
+      }),
+    );
     expectError(await app.client().post(app.at('/refresh/'), { json: { refresh_token: token } }), 401, 'expired_token');
     await expectStillActive(app, alice);
   });
@@ -68,7 +77,7 @@ export function refreshTokenSuite(kit: SuiteKit): void {
     await expectStillActive(app, alice);
   });
 
-  kit.test('refresh-token/foreign-sub', "a refresh token whose sub does not own the session is invalid_token and revokes nothing", async () => {
+  kit.test('refresh-token/foreign-sub', 'a refresh token whose sub does not own the session is invalid_token and revokes nothing', async () => {
     const app = await kit.start();
     const alice = await app.login('alice');
     await app.login('bob');

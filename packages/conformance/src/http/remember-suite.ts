@@ -27,24 +27,28 @@ async function storedLifetime(app: TestApp, result: HttpResult): Promise<number>
 
 /** `"remember": false` at login: a short session and, in cookie transport, a browser-session refresh cookie. */
 export function rememberSuite(kit: SuiteKit): void {
-  kit.test('remember/short-session-cookie', '"remember": false gives a short session whose refresh cookie has no Max-Age or Expires, refresh after refresh', async () => {
-    const app = await kit.start({ refreshTokenTransport: 'cookie' });
-    const client = app.client();
-    const login = await loginWith(app, { remember: false }, client);
-    expect(login.status, login.text).toBe(200);
-    expect(await storedLifetime(app, login)).toBe(DAY);
-    for (const result of [login, await app.refresh(client), await app.refresh(client)]) {
-      expect(result.status, result.text).toBe(200);
-      const cookie = cookieNamed(result, 'refresh_token');
-      expect(cookie?.value, cookie?.raw).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
-      expect(cookie?.attributes.has('max-age'), cookie?.raw).toBe(false);
-      expect(cookie?.attributes.has('expires'), cookie?.raw).toBe(false);
-      expect(cookie?.attributes.get('path'), cookie?.raw).toBe(app.at('/refresh/'));
-    }
-    // The short lifetime is the session's absolute end, enforced by the store.
-    app.clock.advance(DAY + 1);
-    expectError(await app.refresh(client), 401, 'session_expired');
-  });
+  kit.test(
+    'remember/short-session-cookie',
+    '"remember": false gives a short session whose refresh cookie has no Max-Age or Expires, refresh after refresh',
+    async () => {
+      const app = await kit.start({ refreshTokenTransport: 'cookie' });
+      const client = app.client();
+      const login = await loginWith(app, { remember: false }, client);
+      expect(login.status, login.text).toBe(200);
+      expect(await storedLifetime(app, login)).toBe(DAY);
+      for (const result of [login, await app.refresh(client), await app.refresh(client)]) {
+        expect(result.status, result.text).toBe(200);
+        const cookie = cookieNamed(result, 'refresh_token');
+        expect(cookie?.value, cookie?.raw).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+        expect(cookie?.attributes.has('max-age'), cookie?.raw).toBe(false);
+        expect(cookie?.attributes.has('expires'), cookie?.raw).toBe(false);
+        expect(cookie?.attributes.get('path'), cookie?.raw).toBe(app.at('/refresh/'));
+      }
+      // The short lifetime is the session's absolute end, enforced by the store.
+      app.clock.advance(DAY + 1);
+      expectError(await app.refresh(client), 401, 'session_expired');
+    },
+  );
 
   kit.test('remember/default-unchanged', '"remember": true or absent keeps the session lifetime and a persistent cookie', async () => {
     const app = await kit.start({ refreshTokenTransport: 'both', shortSessionExpireSeconds: 3600 });

@@ -73,9 +73,21 @@ export function sessionNamesSuite(kit: SuiteKit): void {
     expectError(await patch(alice.client, path, alice.access, '{"name":"Laptop"}', 'text/plain'), 415, 'unsupported_media_type');
     expectError(await patch(alice.client, path, alice.access, '{"name":', 'application/json'), 400, 'invalid_request');
     const bad: unknown[] = [
-      {}, { name: null }, { name: 42 }, { name: ['Laptop'] }, { name: '' }, { name: ' \t ' }, { name: 'x'.repeat(65) },
-      { name: '😀'.repeat(65) }, { name: 'bell\u0007' }, { name: 'two\nlines' }, { name: 'nul\u0000' }, { name: 'rtl\u202eflip' },
-      { name: '\ud800lone' }, ['Laptop'], 'Laptop',
+      {},
+      { name: null },
+      { name: 42 },
+      { name: ['Laptop'] },
+      { name: '' },
+      { name: ' \t ' },
+      { name: 'x'.repeat(65) },
+      { name: '😀'.repeat(65) },
+      { name: 'bell\u0007' },
+      { name: 'two\nlines' },
+      { name: 'nul\u0000' },
+      { name: 'rtl\u202eflip' },
+      { name: '\ud800lone' },
+      ['Laptop'],
+      'Laptop',
     ];
     for (const body of bad) expectError(await patch(alice.client, path, alice.access, body), 400, 'invalid_request');
     expect((await app.store.findSession(alice.sessionId))?.name).toBeNull();
@@ -86,14 +98,18 @@ export function sessionNamesSuite(kit: SuiteKit): void {
     expect((await app.store.findSession(alice.sessionId))?.name).toBe(longest);
   });
 
-  kit.test('sessions/rename-cookie-transport', 'in cookie transport PATCH is Bearer-authenticated like DELETE: no CSRF token needed, no cookie touched', async () => {
-    const app = await kit.start({ refreshTokenTransport: 'cookie' });
-    const alice = await app.login('alice');
-    const result = await patch(alice.client, app.at(`/sessions/${alice.sessionId}/`), alice.access, { name: 'Browser' });
-    expect(result.status, result.text).toBe(200);
-    expect(result.setCookies).toEqual([]);
-    expect((await app.refresh(alice.client)).status).toBe(200);
-  });
+  kit.test(
+    'sessions/rename-cookie-transport',
+    'in cookie transport PATCH is Bearer-authenticated like DELETE: no CSRF token needed, no cookie touched',
+    async () => {
+      const app = await kit.start({ refreshTokenTransport: 'cookie' });
+      const alice = await app.login('alice');
+      const result = await patch(alice.client, app.at(`/sessions/${alice.sessionId}/`), alice.access, { name: 'Browser' });
+      expect(result.status, result.text).toBe(200);
+      expect(result.setCookies).toEqual([]);
+      expect((await app.refresh(alice.client)).status).toBe(200);
+    },
+  );
 
   kit.test('sessions/method-not-allowed', 'any other method on sessions/{id}/ is 405 with Allow: DELETE, PATCH', async () => {
     const app = await kit.start();

@@ -37,9 +37,18 @@ export function sessionsSuite(kit: SuiteKit): void {
     expect(sessions.map((session) => session.id).sort()).toEqual([firefox.sessionId, unknown.sessionId, bareSid].sort());
     const now = app.clock.now().getTime();
     for (const session of sessions) {
-      expect(Object.keys(session).sort()).toEqual(
-        ['browser', 'created_at', 'expires_at', 'id', 'ip_address', 'is_current', 'last_activity_at', 'location', 'name', 'user_agent'],
-      );
+      expect(Object.keys(session).sort()).toEqual([
+        'browser',
+        'created_at',
+        'expires_at',
+        'id',
+        'ip_address',
+        'is_current',
+        'last_activity_at',
+        'location',
+        'name',
+        'user_agent',
+      ]);
       for (const stamp of [session.created_at, session.last_activity_at]) {
         expect(stamp).toMatch(ISO_UTC);
         expect(Math.abs(Date.parse(stamp) - now)).toBeLessThan(60_000);

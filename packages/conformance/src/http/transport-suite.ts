@@ -21,7 +21,9 @@ function expectRefreshCookie(result: HttpResult, path: string): ParsedSetCookie 
  * rotated `csrf_token` (the CSRF secret changes at login); nothing else is allowed.
  */
 function tokenKeys(body: unknown): string[] {
-  return Object.keys(body as object).filter((key) => key !== 'csrf_token').sort();
+  return Object.keys(body as object)
+    .filter((key) => key !== 'csrf_token')
+    .sort();
 }
 
 /** Where the refresh token travels: body, cookie or both. */
@@ -90,7 +92,11 @@ export function transportSuite(kit: SuiteKit): void {
     await alice.client.fetchCsrf();
     const csrf = alice.client.jar.get('csrftoken') ?? '';
     const other = (await app.login('alice')).refresh;
-    for (const pair of [[alice.refresh, alice.refresh], [alice.refresh, other], [other, alice.refresh]]) {
+    for (const pair of [
+      [alice.refresh, alice.refresh],
+      [alice.refresh, other],
+      [other, alice.refresh],
+    ]) {
       const cookie = `csrftoken=${csrf}; refresh_token=${pair[0]}; refresh_token=${pair[1]}`;
       const result = await alice.client.post('/auth/refresh/', { json: {}, csrf: true, headers: { cookie } });
       expect(result.status, result.text).toBe(401);

@@ -19,10 +19,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * random keys. `makeStore` resolving to `null` skips every case (see `reachService`).
  * Times are real: a store may hand the window to its server as a TTL.
  */
-export function describeRateLimitConformance(
-  name: string,
-  makeStore: () => Promise<RateLimitStoreUnderTest | null>,
-): void {
+export function describeRateLimitConformance(name: string, makeStore: () => Promise<RateLimitStoreUnderTest | null>): void {
   describe(`rate-limit store conformance: ${name}`, { timeout: 30_000 }, () => {
     let underTest: RateLimitStoreUnderTest | null = null;
     beforeAll(async () => {

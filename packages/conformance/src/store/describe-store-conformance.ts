@@ -104,11 +104,7 @@ function missing(needs: Needs | undefined, underTest: StoreUnderTest, second: St
  * Not covered on purpose: control characters (NUL included). The core strips them
  * from the User-Agent and rejects them in claims before anything reaches a store.
  */
-export function describeStoreConformance(
-  name: string,
-  makeStore: () => Promise<StoreUnderTest | null>,
-  options: StoreConformanceOptions = {},
-): void {
+export function describeStoreConformance(name: string, makeStore: () => Promise<StoreUnderTest | null>, options: StoreConformanceOptions = {}): void {
   const skip = new Set(options.skip ?? []);
   const raceSize = options.raceSize ?? 50;
   const raceRepeats = options.raceRepeats ?? 20;

@@ -28,9 +28,7 @@ export function idsOf(records: readonly { readonly id: string }[]): string[] {
 
 /** Newest first: `createdAt` desc, then id desc (ids are lowercase hex in the suite). */
 export function newestFirst<T extends { createdAt: Date; id: string }>(records: readonly T[]): T[] {
-  return [...records].sort(
-    (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
-  );
+  return [...records].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }
 
 /** `items[index]`, which the case knows is there (keeps `noUncheckedIndexedAccess` quiet). */

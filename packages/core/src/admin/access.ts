@@ -25,10 +25,7 @@ export function adminCredentialOf(request: SessauthRequest): AdminCredential {
  */
 export async function requireAdmin<U>(engine: Engine<U>, admin: AdminCapability<U>, request: SessauthRequest): Promise<AuthContext<U>> {
   const authorization = headerValues(request.headers, 'authorization');
-  const context =
-    authorization !== undefined
-      ? await authenticate(engine, { authorization })
-      : await authenticateAdminCookie(engine, request);
+  const context = authorization !== undefined ? await authenticate(engine, { authorization }) : await authenticateAdminCookie(engine, request);
   if (!admin.isAdmin(context.user)) throw new SessauthError('forbidden');
   return context;
 }

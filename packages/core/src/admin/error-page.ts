@@ -66,7 +66,13 @@ export async function adminErrorResponse<U>(
 }
 
 /** Why the sign-in form is shown (again), if there is something to say. */
-function signInNotice(code: ErrorCode, context: AdminErrorContext, status: number, retryAfter: string | undefined, presented: boolean): string | undefined {
+function signInNotice(
+  code: ErrorCode,
+  context: AdminErrorContext,
+  status: number,
+  retryAfter: string | undefined,
+  presented: boolean,
+): string | undefined {
   if (context.where === 'listing') {
     return status === 401 && presented ? 'Your sign-in has expired or was revoked. Please sign in again.' : undefined;
   }

@@ -40,7 +40,8 @@ const BASE_PATH = /^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)+$/;
  */
 export function createAdminListing(options: AdminListingOptions): (request: AdminListingRequest) => Promise<SessauthResponse> {
   const basePath = options.basePath.replace(/\/+$/, '');
-  if (!BASE_PATH.test(basePath)) throw new Error(`createAdminListing: basePath must be a URL path like '/staff/sessions', got ${JSON.stringify(options.basePath)}`);
+  if (!BASE_PATH.test(basePath))
+    throw new Error(`createAdminListing: basePath must be a URL path like '/staff/sessions', got ${JSON.stringify(options.basePath)}`);
   const { store } = options;
   if (typeof store.listSessionsForAdmin !== 'function') {
     throw new IntegrationError('createAdminListing: the store has no listSessionsForAdmin (the memory, Kysely and Redis stores have it)');

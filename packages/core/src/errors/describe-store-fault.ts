@@ -30,7 +30,8 @@ export function describeStoreFault(error: unknown): FaultFields {
     const { code, address, port } = current as Error & { code?: unknown; address?: unknown; port?: unknown };
     // A SessauthError's `code` is the contract's, not the driver's.
     const driverCode = current instanceof SessauthError ? undefined : code;
-    if (fields.driver_code === undefined && typeof driverCode === 'string' && /^[A-Za-z0-9_]{2,40}$/.test(driverCode)) fields.driver_code = driverCode;
+    if (fields.driver_code === undefined && typeof driverCode === 'string' && /^[A-Za-z0-9_]{2,40}$/.test(driverCode))
+      fields.driver_code = driverCode;
     if (fields.endpoint === undefined && typeof address === 'string' && typeof port === 'number') fields.endpoint = `${address}:${port}`;
     if (fields.hint === undefined && depth > 0 && NO_SUCH_TABLE.test(current.message) && /table|relation/i.test(current.message)) {
       fields.hint = HINTS[0]![1];

@@ -18,11 +18,7 @@ const TIMED_OUT = Symbol('timed out');
  * (throw, timeout, nothing usable) are logged without the address and give null:
  * geolocation never fails a login.
  */
-export async function lookupLocation(
-  provider: GeolocationProvider | null,
-  ip: string | null,
-  opts: LookupLocationOptions,
-): Promise<Location | null> {
+export async function lookupLocation(provider: GeolocationProvider | null, ip: string | null, opts: LookupLocationOptions): Promise<Location | null> {
   if (provider === null || ip === null) return null;
   const parsed = parseIp(ip);
   if (parsed === null || !isGloballyRoutable(parsed)) return null;

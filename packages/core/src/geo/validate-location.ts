@@ -36,7 +36,7 @@ export function validateLocation(x: unknown): Location | null {
 
 /** Reads an own property only, so a polluted prototype cannot supply fields. */
 function ownValue(source: Record<string, unknown>, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(source, key) ? source[key] : undefined;
+  return Object.hasOwn(source, key) ? source[key] : undefined;
 }
 
 function cleanText(value: unknown): string | null {

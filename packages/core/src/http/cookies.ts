@@ -1,4 +1,3 @@
-
 /** One cookie to serialise into a `Set-Cookie` line. */
 export interface SetCookie {
   readonly name: string;

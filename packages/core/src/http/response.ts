@@ -26,10 +26,6 @@ export function emptyResponse(extras: ResponseExtras = {}): SessauthResponse {
   return { status: 200, headers: { ...NO_STORE, ...extras.headers }, setCookies: extras.setCookies ?? [], body: null };
 }
 
-export function htmlResponse(status: number, html: string, headers: Record<string, string>): SessauthResponse {
-  return { status, headers: { ...NO_STORE, 'content-type': 'text/html; charset=utf-8', ...headers }, setCookies: [], body: html };
-}
-
 /**
  * The one place a thrown value becomes a response. A `SessauthError` keeps its code;
  * anything else is a bug: logged by name only (no message: it may hold SQL or input)

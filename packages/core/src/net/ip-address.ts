@@ -58,17 +58,29 @@ type Range<T> = readonly [T, number];
 // IANA special-purpose IPv4 blocks that are not globally reachable (RFC 6890 and
 // later). Kept explicit so the answer does not drift with ipaddr.js' own table.
 const IPV4_NON_GLOBAL: readonly Range<ipaddr.IPv4>[] = [
-  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16',
-  '172.16.0.0/12', '192.0.0.0/24', '192.0.2.0/24', '192.88.99.0/24', '192.168.0.0/16',
-  '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4',
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.0.2.0/24',
+  '192.88.99.0/24',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '224.0.0.0/4',
+  '240.0.0.0/4',
 ].map((cidr) => ipaddr.IPv4.parseCIDR(cidr));
 
 // Global unicast lives in 2000::/3; inside it these blocks are special-purpose
 // (IETF protocol assignments incl. benchmarking 2001:2::/48, documentation).
 const IPV6_GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
-const IPV6_NON_GLOBAL: readonly Range<ipaddr.IPv6>[] = [
-  '2001::/23', '2001:db8::/32', '2002::/16', '3fff::/20',
-].map((cidr) => ipaddr.IPv6.parseCIDR(cidr));
+const IPV6_NON_GLOBAL: readonly Range<ipaddr.IPv6>[] = ['2001::/23', '2001:db8::/32', '2002::/16', '3fff::/20'].map((cidr) =>
+  ipaddr.IPv6.parseCIDR(cidr),
+);
 
 const SIX_TO_FOUR = ipaddr.IPv6.parseCIDR('2002::/16');
 const TEREDO = ipaddr.IPv6.parseCIDR('2001::/32');
@@ -101,8 +113,7 @@ function isGlobalIpv4(ip: ipaddr.IPv4): boolean {
 /** The IPv4 address a transition-mechanism IPv6 address carries, or null. */
 function embeddedIpv4(ip: ipaddr.IPv6): ipaddr.IPv4 | null {
   const p = ip.parts as readonly number[];
-  const fromGroups = (hi: number, lo: number): ipaddr.IPv4 =>
-    new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
+  const fromGroups = (hi: number, lo: number): ipaddr.IPv4 => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
   if (ip.match(SIX_TO_FOUR)) return fromGroups(p[1] ?? 0, p[2] ?? 0);
   if (ip.match(NAT64)) return fromGroups(p[6] ?? 0, p[7] ?? 0);
   // Teredo stores the client's public address with every bit inverted.

@@ -28,9 +28,7 @@ export function parseCidrs(list: readonly string[]): CidrList {
 
 /** True when `ip` lies inside one of the networks. Addresses only match ranges of their own family. */
 export function cidrListContains(list: CidrList, ip: IpAddress): boolean {
-  return list.some(
-    (range) => range.address.kind() === ip.kind() && ip.match(range.address, range.prefix),
-  );
+  return list.some((range) => range.address.kind() === ip.kind() && ip.match(range.address, range.prefix));
 }
 
 function parseCidr(text: string): CidrRange | null {

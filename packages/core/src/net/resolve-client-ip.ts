@@ -1,7 +1,6 @@
 import { formatIp, parseIp, type IpAddress } from './ip-address.js';
 import { cidrListContains, type CidrList } from './parse-cidrs.js';
 
-
 export interface ResolveClientIpInput {
   /** The direct TCP peer. */
   readonly peerAddress: string | null;

@@ -2,7 +2,16 @@ import { ERROR_STATUS, type ErrorCode } from '../errors/error-codes.js';
 import { ROUTE_TABLE } from '../http/route-table.js';
 import type { RefreshTokenTransport } from '../options/options.js';
 import { ROUTE_DOCS, type DocSettings, type ErrorCase, type RouteDoc } from './route-docs.js';
-import type { HeaderObject, HttpMethodKey, OpenApiDocument, OperationObject, ParameterObject, PathItem, Reference, ResponseObject } from './openapi-types.js';
+import type {
+  HeaderObject,
+  HttpMethodKey,
+  OpenApiDocument,
+  OperationObject,
+  ParameterObject,
+  PathItem,
+  Reference,
+  ResponseObject,
+} from './openapi-types.js';
 import { componentSchemas, errorBodySchema } from './wire-schemas.js';
 import { ref } from './json-schema.js';
 
@@ -45,7 +54,10 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
     let id = camelCase(entry.route);
     if (ids.has(id)) id = camelCase(`${entry.route} ${entry.path}`);
     ids.add(id);
-    paths[documentedPath(prefix, entry.path)] = { ...paths[documentedPath(prefix, entry.path)], [method]: operation(id, entry.path, ROUTE_DOCS[entry.route], doc) };
+    paths[documentedPath(prefix, entry.path)] = {
+      ...paths[documentedPath(prefix, entry.path)],
+      [method]: operation(id, entry.path, ROUTE_DOCS[entry.route], doc),
+    };
   }
   return {
     openapi: '3.1.0',
@@ -87,7 +99,9 @@ function camelCase(text: string): string {
 
 function operation(id: string, path: string, doc: RouteDoc, s: DocSettings): OperationObject {
   const parameters: ParameterObject[] = [
-    ...(path.includes('{id}') ? [{ name: 'id', in: 'path' as const, required: true, description: 'A session id.', schema: { type: 'string' as const } }] : []),
+    ...(path.includes('{id}')
+      ? [{ name: 'id', in: 'path' as const, required: true, description: 'A session id.', schema: { type: 'string' as const } }]
+      : []),
     ...(doc.reads?.(s) ?? []).map((r) => ({ ...r, required: false, schema: { type: 'string' as const } })),
   ];
   const body = doc.requestBody?.(s);
@@ -105,10 +119,14 @@ function operation(id: string, path: string, doc: RouteDoc, s: DocSettings): Ope
   };
   for (const [status, codes] of byStatus(doc.errors(s))) {
     const setCookies = status === 401 ? (doc.errorSetCookies?.(s) ?? []) : [];
-    responses[String(status)] = errorResponse(codes, {
-      ...(status === 429 ? { 'Retry-After': header('RetryAfter') } : {}),
-      ...(setCookies.length > 0 ? SET_COOKIE : {}),
-    }, setCookies);
+    responses[String(status)] = errorResponse(
+      codes,
+      {
+        ...(status === 429 ? { 'Retry-After': header('RetryAfter') } : {}),
+        ...(setCookies.length > 0 ? SET_COOKIE : {}),
+      },
+      setCookies,
+    );
   }
   responses['500'] = { $ref: '#/components/responses/InternalError' };
   return {

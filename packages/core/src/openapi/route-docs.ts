@@ -81,10 +81,12 @@ const tokens = (s: DocSettings): SuccessDoc => ({
   setCookies: clearsCookie(s),
 });
 
-const ended = (what: string) => (s: DocSettings): SuccessDoc => ({
-  description: `${what}; empty body.${cookieMode(s) ? ' Clears the refresh cookie.' : ''}`,
-  setCookies: clearsCookie(s),
-});
+const ended =
+  (what: string) =>
+  (s: DocSettings): SuccessDoc => ({
+    description: `${what}; empty body.${cookieMode(s) ? ' Clears the refresh cookie.' : ''}`,
+    setCookies: clearsCookie(s),
+  });
 
 /**
  * Every route of the route table, described. Typed by `RouteName`, so a new route does not
@@ -96,7 +98,11 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
     description: 'Sets the script-readable CSRF cookie (kept if present) and answers its masked token.',
     bearer: false,
     reads: (s) => [{ in: 'cookie', name: s.csrfCookieName, description: 'An existing CSRF secret, kept.' }],
-    success: (s) => ({ description: 'The masked token.', body: { schema: 'CsrfResponse', mediaType: 'application/json' }, setCookies: [s.csrfCookieName] }),
+    success: (s) => ({
+      description: 'The masked token.',
+      body: { schema: 'CsrfResponse', mediaType: 'application/json' },
+      setCookies: [s.csrfCookieName],
+    }),
     errors: () => [],
   },
   login: {
@@ -114,7 +120,15 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
     bearer: false,
     requestBody: (s) => ({ schema: 'RefreshRequest', required: s.transport !== 'cookie' }),
     reads: (s) => [
-      ...(cookieMode(s) ? [{ in: 'cookie' as const, name: s.refreshCookieName, description: s.transport === 'both' ? 'Used when the body has no token.' : 'The refresh token.' }] : []),
+      ...(cookieMode(s)
+        ? [
+            {
+              in: 'cookie' as const,
+              name: s.refreshCookieName,
+              description: s.transport === 'both' ? 'Used when the body has no token.' : 'The refresh token.',
+            },
+          ]
+        : []),
       ...csrfReads(s),
     ],
     success: tokens,
@@ -141,7 +155,10 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
     summary: "Revoke one of the caller's own active sessions",
     description: "Another user's, an ended, an unknown and a malformed id all answer 404, after authentication.",
     bearer: true,
-    success: (s) => ({ ...ended('Revoked')(s), description: `Revoked; empty body.${cookieMode(s) ? ' Revoking the current session clears the refresh cookie.' : ''}` }),
+    success: (s) => ({
+      ...ended('Revoked')(s),
+      description: `Revoked; empty body.${cookieMode(s) ? ' Revoking the current session clears the refresh cookie.' : ''}`,
+    }),
     errors: () => [...GUARD, ['session_not_found', 404]],
   },
   'rename-session': {
@@ -170,7 +187,12 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
     summary: 'The public keys that verify the tokens (asymmetric algorithms)',
     description: 'Current key first, then previous ones. Under HMAC there is no public key: 404 not_found.',
     bearer: false,
-    success: () => ({ description: 'The JWK set.', body: { schema: 'Jwks', mediaType: 'application/jwk-set+json' }, setCookies: [], cacheable: true }),
+    success: () => ({
+      description: 'The JWK set.',
+      body: { schema: 'Jwks', mediaType: 'application/jwk-set+json' },
+      setCookies: [],
+      cacheable: true,
+    }),
     errors: () => ['not_found'],
   },
 };

@@ -74,20 +74,23 @@ export function componentSchemas(transport: RefreshTokenTransport): Record<strin
         name: { ...NULLABLE_STRING, description: 'The device name given with PATCH; null until named.' },
         expires_at: { type: ['string', 'null'], format: 'date-time', description: 'The absolute end; null when sessions never age out.' },
       },
-      { description: 'One of the caller\'s active sessions.' },
+      { description: "One of the caller's active sessions." },
     ),
     SessionList: { type: 'array', items: ref('PublicSession'), description: 'Newest first.' },
     PasswordLoginRequest: objectSchema<PasswordLoginBody>(
       {
         username: { type: 'string' },
         password: { type: 'string' },
-        remember: { type: 'boolean', description: '`false`: a short session (JWT_SHORT_SESSION_EXPIRE_SECONDS) and a browser-session refresh cookie.' },
+        remember: {
+          type: 'boolean',
+          description: '`false`: a short session (JWT_SHORT_SESSION_EXPIRE_SECONDS) and a browser-session refresh cookie.',
+        },
       },
       {
         optional: ['remember'],
         // A host's authenticator reads the parsed body as it likes.
         additionalProperties: true,
-        description: 'The body of the built-in password authenticator; a host\'s own authenticator may take other fields.',
+        description: "The body of the built-in password authenticator; a host's own authenticator may take other fields.",
       },
     ),
     RefreshRequest: objectSchema<RefreshRequestBody>(
@@ -95,7 +98,12 @@ export function componentSchemas(transport: RefreshTokenTransport): Record<strin
       { optional: ['refresh_token'], additionalProperties: true },
     ),
     RenameSessionRequest: objectSchema<RenameSessionRequestBody>({
-      name: { type: 'string', minLength: 1, maxLength: MAX_SESSION_NAME_LENGTH, description: 'Trimmed; no control, line-separator or bidi characters.' },
+      name: {
+        type: 'string',
+        minLength: 1,
+        maxLength: MAX_SESSION_NAME_LENGTH,
+        description: 'Trimmed; no control, line-separator or bidi characters.',
+      },
     }),
     Jwks: objectSchema<PublicJwks>({ keys: { type: 'array', items: ref('Jwk') } }),
     Jwk: objectSchema<PublicJwk>(

@@ -45,8 +45,19 @@ function nodeCrypto(): NodeCrypto | undefined {
 }
 
 export const SIGNING_ALGORITHMS: readonly SigningAlgorithm[] = [
-  'HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512',
-  'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA',
+  'HS256',
+  'HS384',
+  'HS512',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
 ];
 
 /**
@@ -70,9 +81,17 @@ export function checkSigningKey(algorithm: SigningAlgorithm, secretKey: string, 
   if (pemLabel(verifyingKey) !== 'PUBLIC KEY') throw keyError(VERIFYING, publicKeyProblem(verifyingKey));
   const crypto = nodeCrypto();
   if (crypto === undefined) return;
-  const privateKey = load(SECRET, () => crypto.createPrivateKey(secretKey), () => privateKeyProblem(secretKey, algorithm));
+  const privateKey = load(
+    SECRET,
+    () => crypto.createPrivateKey(secretKey),
+    () => privateKeyProblem(secretKey, algorithm),
+  );
   checkKeyFitsAlgorithm(SECRET, privateKey, algorithm);
-  const publicKey = load(VERIFYING, () => crypto.createPublicKey(verifyingKey), () => publicKeyProblem(verifyingKey));
+  const publicKey = load(
+    VERIFYING,
+    () => crypto.createPublicKey(verifyingKey),
+    () => publicKeyProblem(verifyingKey),
+  );
   checkKeyFitsAlgorithm(VERIFYING, publicKey, algorithm);
   const derived = crypto.createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
   const given = publicKey.export({ type: 'spki', format: 'der' });
@@ -89,7 +108,11 @@ function checkHmacSecret(setting: KeySetting, algorithm: SigningAlgorithm, minBy
   }
   const publicKind = publicKeyMaterial(secret);
   if (publicKind !== null) {
-    throw keyError(setting, `looks like ${publicKind}, not an HMAC secret; use a random secret of ${minBytes}+ bytes, or an asymmetric JWT_ALGORITHM with a PEM key`, entry);
+    throw keyError(
+      setting,
+      `looks like ${publicKind}, not an HMAC secret; use a random secret of ${minBytes}+ bytes, or an asymmetric JWT_ALGORITHM with a PEM key`,
+      entry,
+    );
   }
   const bytes = new TextEncoder().encode(secret).length;
   if (bytes < minBytes) {
@@ -124,7 +147,10 @@ export function checkPreviousKeys(
     return;
   }
   if (previousSecretKeys.length > 0) {
-    throw keyError('previousSecretKeys', `is only for HMAC algorithms; for ${algorithm} list the earlier PEM public keys in JWT_PREVIOUS_VERIFYING_KEYS`);
+    throw keyError(
+      'previousSecretKeys',
+      `is only for HMAC algorithms; for ${algorithm} list the earlier PEM public keys in JWT_PREVIOUS_VERIFYING_KEYS`,
+    );
   }
   const crypto = nodeCrypto();
   const currentDer = current.verifyingKey === undefined || crypto === undefined ? undefined : spkiOf(crypto, current.verifyingKey);
@@ -141,7 +167,8 @@ export function checkPreviousKeys(
     }
     checkKeyFitsAlgorithm('previousVerifyingKeys', key, algorithm, entry);
     const der = key.export({ type: 'spki', format: 'der' });
-    if (currentDer !== undefined && sameBytes(currentDer, der)) throw keyError('previousVerifyingKeys', 'is the current JWT_VERIFYING_KEY; list only earlier keys', entry);
+    if (currentDer !== undefined && sameBytes(currentDer, der))
+      throw keyError('previousVerifyingKeys', 'is the current JWT_VERIFYING_KEY; list only earlier keys', entry);
     if (seen.some((other) => sameBytes(other, der))) throw keyError('previousVerifyingKeys', 'repeats an earlier entry', entry);
     seen.push(der);
   });

@@ -2,10 +2,18 @@ import type { JWTPayload } from 'jose';
 
 /** Signing algorithms the core accepts (`none` never). */
 export type SigningAlgorithm =
-  | 'HS256' | 'HS384' | 'HS512'
-  | 'RS256' | 'RS384' | 'RS512'
-  | 'PS256' | 'PS384' | 'PS512'
-  | 'ES256' | 'ES384' | 'ES512'
+  | 'HS256'
+  | 'HS384'
+  | 'HS512'
+  | 'RS256'
+  | 'RS384'
+  | 'RS512'
+  | 'PS256'
+  | 'PS384'
+  | 'PS512'
+  | 'ES256'
+  | 'ES384'
+  | 'ES512'
   | 'EdDSA';
 
 export type RefreshTokenTransport = 'body' | 'cookie' | 'both';

@@ -2,10 +2,20 @@ import { SettingsError } from '../errors/sessauth-error.js';
 import type { RateSpec } from './options.js';
 
 const WINDOW_SECONDS: Readonly<Record<string, number>> = {
-  s: 1, sec: 1, second: 1, seconds: 1,
-  m: 60, min: 60, minute: 60, minutes: 60,
-  h: 3600, hour: 3600, hours: 3600,
-  d: 86_400, day: 86_400, days: 86_400,
+  s: 1,
+  sec: 1,
+  second: 1,
+  seconds: 1,
+  m: 60,
+  min: 60,
+  minute: 60,
+  minutes: 60,
+  h: 3600,
+  hour: 3600,
+  hours: 3600,
+  d: 86_400,
+  day: 86_400,
+  days: 86_400,
 };
 
 // Far above any sane limit, far below Number.MAX_SAFE_INTEGER.

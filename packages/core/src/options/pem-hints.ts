@@ -62,8 +62,10 @@ export function pemLabel(pem: string): string | null {
  */
 function escapedLineBreaks(pem: string): string | null {
   if (!pem.includes('-----BEGIN') || !pem.includes('\\n') || pem.trim().includes('\n')) return null;
-  return 'contains literal "\\n" sequences instead of line breaks: in a .env file put the value in double quotes '
-    + '(dotenv turns \\n into a line break there) or read it with settingsFromEnv, which converts them';
+  return (
+    'contains literal "\\n" sequences instead of line breaks: in a .env file put the value in double quotes ' +
+    '(dotenv turns \\n into a line break there) or read it with settingsFromEnv, which converts them'
+  );
 }
 
 const OPENSSL_CURVES: Readonly<Record<string, string>> = { ES256: 'P-256', ES384: 'P-384', ES512: 'P-521' };

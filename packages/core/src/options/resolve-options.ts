@@ -21,7 +21,10 @@ export function isResolvedOptions(value: unknown): value is ResolvedOptions {
  * Throws a `SettingsError` whose `setting` is the `JWT_*` name and `key` the option key.
  * Each unknown key is warned about through `logger` (console.warn by default). The result is frozen.
  */
-export function resolveOptions(options: SessauthOptions, { logger = consoleSettingsWarnings }: { logger?: SettingsWarningLogger } = {}): ResolvedOptions {
+export function resolveOptions(
+  options: SessauthOptions,
+  { logger = consoleSettingsWarnings }: { logger?: SettingsWarningLogger } = {},
+): ResolvedOptions {
   if (typeof options !== 'object' || options === null) throw new SettingsError('options', 'must be an object');
   const o = options;
   warnUnknownOptionKeys(o, logger);
@@ -38,7 +41,10 @@ export function resolveOptions(options: SessauthOptions, { logger = consoleSetti
   // Sessions keep an HMAC of the security stamp keyed by this; if it followed a rotated
   // JWT_SECRET_KEY, every session would look like a password change and end.
   if (pinnedStampKey === undefined && previousSecretKeys.length + previousVerifyingKeys.length > 0) {
-    fail('securityStampKey', 'is required when previous keys are configured: set it to the JWT_SECRET_KEY your sessions were created under (the key you are rotating away from), and keep it');
+    fail(
+      'securityStampKey',
+      'is required when previous keys are configured: set it to the JWT_SECRET_KEY your sessions were created under (the key you are rotating away from), and keep it',
+    );
   }
 
   const refreshTokenExpireSeconds = int('refreshTokenExpireSeconds', o.refreshTokenExpireSeconds, 14 * DAY, 1, YEAR);
@@ -79,7 +85,10 @@ export function resolveOptions(options: SessauthOptions, { logger = consoleSetti
   // A session in use is touched at most once per interval, so its recorded activity lags by up
   // to one interval: at most half the idle timeout keeps a used session from looking idle.
   if (sessionIdleSeconds > 0 && activityUpdateIntervalSeconds * 2 > sessionIdleSeconds) {
-    fail('sessionIdleSeconds', `must be 0 (off) or at least twice JWT_ACTIVITY_UPDATE_INTERVAL_SECONDS (${activityUpdateIntervalSeconds}), ${show(sessionIdleSeconds)}; lower JWT_ACTIVITY_UPDATE_INTERVAL_SECONDS or raise JWT_SESSION_IDLE_SECONDS`);
+    fail(
+      'sessionIdleSeconds',
+      `must be 0 (off) or at least twice JWT_ACTIVITY_UPDATE_INTERVAL_SECONDS (${activityUpdateIntervalSeconds}), ${show(sessionIdleSeconds)}; lower JWT_ACTIVITY_UPDATE_INTERVAL_SECONDS or raise JWT_SESSION_IDLE_SECONDS`,
+    );
   }
 
   const loginThrottleRate = optionalString('loginThrottleRate', o.loginThrottleRate) ?? '5/min';
@@ -103,7 +112,11 @@ export function resolveOptions(options: SessauthOptions, { logger = consoleSetti
     leewaySeconds: int('leewaySeconds', o.leewaySeconds, 0, 0, 300),
     maxActiveSessions: int('maxActiveSessions', o.maxActiveSessions, 20, 1, 1000),
     refreshTokenReuseGraceSeconds,
-    refreshTokenTransport: oneOf('refreshTokenTransport', o.refreshTokenTransport, 'body', ['body', 'cookie', 'both'] as const satisfies readonly RefreshTokenTransport[]),
+    refreshTokenTransport: oneOf('refreshTokenTransport', o.refreshTokenTransport, 'body', [
+      'body',
+      'cookie',
+      'both',
+    ] as const satisfies readonly RefreshTokenTransport[]),
     refreshCookieName,
     refreshCookiePath,
     refreshCookieDomain,
@@ -231,11 +244,17 @@ function checkCidr(cidr: string): void {
   try {
     [range] = parseCidrs([cidr]) as [ReturnType<typeof parseCidrs>[number]];
   } catch {
-    fail('trustedProxyCidrs', `each entry must be an IP address or CIDR range such as 10.0.0.0/8 (four-part decimal IPv4, no zone id), ${show(cidr)}`);
+    fail(
+      'trustedProxyCidrs',
+      `each entry must be an IP address or CIDR range such as 10.0.0.0/8 (four-part decimal IPv4, no zone id), ${show(cidr)}`,
+    );
   }
   const floor = range.address.kind() === 'ipv4' ? 8 : 32;
   if (range.prefix < floor) {
-    fail('trustedProxyCidrs', `${show(cidr)} is wider than /${floor}: list only the proxies you run (0.0.0.0/0 or ::/0 trusts every client's X-Forwarded-For)`);
+    fail(
+      'trustedProxyCidrs',
+      `${show(cidr)} is wider than /${floor}: list only the proxies you run (0.0.0.0/0 or ::/0 trusts every client's X-Forwarded-For)`,
+    );
   }
 }
 

@@ -7,18 +7,50 @@ type Kind = 'string' | 'secret' | 'secret-list' | 'pem-list' | 'int' | 'bool' | 
 type EnvKey = Exclude<keyof SessauthOptions, 'customClaims'>;
 
 const KINDS: Readonly<Record<EnvKey, Kind>> = {
-  secretKey: 'secret', verifyingKey: 'secret', previousSecretKeys: 'secret-list', previousVerifyingKeys: 'pem-list', securityStampKey: 'secret',
-  algorithm: 'string', issuer: 'string', audience: 'string',
-  accessTokenExpireSeconds: 'int', refreshTokenExpireSeconds: 'int', sessionExpireSeconds: 'int', shortSessionExpireSeconds: 'int',
-  leewaySeconds: 'int', maxActiveSessions: 'int', refreshTokenReuseGraceSeconds: 'int',
-  refreshTokenTransport: 'string', refreshCookieName: 'string', refreshCookiePath: 'string',
-  refreshCookieDomain: 'string', refreshCookieSecure: 'bool', refreshCookieHttpOnly: 'bool',
-  refreshCookieSameSite: 'string', csrfCookieName: 'string', csrfCookieSecure: 'bool',
-  csrfTrustedOrigins: 'list', allowedHosts: 'list', loginThrottleRate: 'string', refreshThrottleRate: 'string', loginAccountThrottleRate: 'string',
-  throttleIpv6Prefix: 'int', trustedProxyCidrs: 'list', persistClientIp: 'bool',
-  maxUsernameLength: 'int', maxPasswordLength: 'int', maxTokenLength: 'int',
-  maxForwardedHeaderLength: 'int', maxForwardedHops: 'int', maxBodyBytes: 'int',
-  geolocationTimeoutMs: 'int', storeBudgetMs: 'int', activityUpdateIntervalSeconds: 'int', sessionIdleSeconds: 'int', prefix: 'string', adminPrefix: 'string',
+  secretKey: 'secret',
+  verifyingKey: 'secret',
+  previousSecretKeys: 'secret-list',
+  previousVerifyingKeys: 'pem-list',
+  securityStampKey: 'secret',
+  algorithm: 'string',
+  issuer: 'string',
+  audience: 'string',
+  accessTokenExpireSeconds: 'int',
+  refreshTokenExpireSeconds: 'int',
+  sessionExpireSeconds: 'int',
+  shortSessionExpireSeconds: 'int',
+  leewaySeconds: 'int',
+  maxActiveSessions: 'int',
+  refreshTokenReuseGraceSeconds: 'int',
+  refreshTokenTransport: 'string',
+  refreshCookieName: 'string',
+  refreshCookiePath: 'string',
+  refreshCookieDomain: 'string',
+  refreshCookieSecure: 'bool',
+  refreshCookieHttpOnly: 'bool',
+  refreshCookieSameSite: 'string',
+  csrfCookieName: 'string',
+  csrfCookieSecure: 'bool',
+  csrfTrustedOrigins: 'list',
+  allowedHosts: 'list',
+  loginThrottleRate: 'string',
+  refreshThrottleRate: 'string',
+  loginAccountThrottleRate: 'string',
+  throttleIpv6Prefix: 'int',
+  trustedProxyCidrs: 'list',
+  persistClientIp: 'bool',
+  maxUsernameLength: 'int',
+  maxPasswordLength: 'int',
+  maxTokenLength: 'int',
+  maxForwardedHeaderLength: 'int',
+  maxForwardedHops: 'int',
+  maxBodyBytes: 'int',
+  geolocationTimeoutMs: 'int',
+  storeBudgetMs: 'int',
+  activityUpdateIntervalSeconds: 'int',
+  sessionIdleSeconds: 'int',
+  prefix: 'string',
+  adminPrefix: 'string',
 };
 
 const SAME_SITE: Readonly<Record<string, 'Strict' | 'Lax' | 'None'>> = { strict: 'Strict', lax: 'Lax', none: 'None' };
@@ -49,7 +81,10 @@ export function settingsFromEnv(
         break;
       case 'secret-list':
         // Comma-separated and trimmed: a secret with a comma or edge whitespace goes in code instead.
-        out[key] = raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+        out[key] = raw
+          .split(',')
+          .map((item) => item.trim())
+          .filter((item) => item !== '');
         break;
       case 'pem-list':
         out[key] = pemBlocks(raw.includes('\\n') && !raw.trim().includes('\n') ? raw.replaceAll('\\n', '\n') : raw);
@@ -62,7 +97,10 @@ export function settingsFromEnv(
         out[key] = parseBool(key, value);
         break;
       case 'list':
-        out[key] = value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+        out[key] = value
+          .split(',')
+          .map((item) => item.trim())
+          .filter((item) => item !== '');
         break;
       case 'string':
         out[key] = value;
@@ -70,11 +108,11 @@ export function settingsFromEnv(
     }
   }
   // Case-insensitive spellings of the enumerations; anything else is left for resolveOptions to reject.
-  if (typeof out['refreshCookieSameSite'] === 'string') {
-    out['refreshCookieSameSite'] = SAME_SITE[out['refreshCookieSameSite'].toLowerCase()] ?? out['refreshCookieSameSite'];
+  if (typeof out.refreshCookieSameSite === 'string') {
+    out.refreshCookieSameSite = SAME_SITE[out.refreshCookieSameSite.toLowerCase()] ?? out.refreshCookieSameSite;
   }
-  if (typeof out['refreshTokenTransport'] === 'string') {
-    out['refreshTokenTransport'] = out['refreshTokenTransport'].toLowerCase();
+  if (typeof out.refreshTokenTransport === 'string') {
+    out.refreshTokenTransport = out.refreshTokenTransport.toLowerCase();
   }
   // Required settings may be missing here on purpose: resolveOptions reports them by name.
   return out as unknown as SessauthOptions;

@@ -6,7 +6,7 @@ export type SettingsWarningLogger = Pick<Logger, 'warn'>;
 
 /** The default: one readable line on `console.warn` (start-up, before any host logger exists). */
 export const consoleSettingsWarnings: SettingsWarningLogger = {
-  warn: (event, fields) => console.warn(`sessauth ${event}: ${String(fields?.['message'] ?? '')}`),
+  warn: (event, fields) => console.warn(`sessauth ${event}: ${String(fields?.message ?? '')}`),
 };
 
 const KEYS = Object.keys(SETTING_NAMES) as SettingKey[];

@@ -9,7 +9,6 @@ export interface PasswordAuthenticatorInput<U> {
   readonly hasher: PasswordHasher;
 }
 
-
 /**
  * The built-in login flow for `{"username": "...", "password": "..."}`.
  * Wrong field types: 400 `invalid_request`. Every credential failure is 401

@@ -38,7 +38,13 @@ export async function rateLimit<U>(engine: Engine<U>, key: string, rate: string)
   if (spec === null) return { allowed: true, limit: Infinity, remaining: Infinity, resetAt: now, retryAfter: 0 };
   const { count, resetAt } = await countHit(engine.rateLimitStore, 'host', `host:${key}`, spec, now, engine.logger);
   const allowed = count <= spec.limit;
-  return { allowed, limit: spec.limit, remaining: Math.max(0, spec.limit - count), resetAt, retryAfter: allowed ? 0 : retryAfterSeconds(resetAt, now) };
+  return {
+    allowed,
+    limit: spec.limit,
+    remaining: Math.max(0, spec.limit - count),
+    resetAt,
+    retryAfter: allowed ? 0 : retryAfterSeconds(resetAt, now),
+  };
 }
 
 function rateSpecOf(rate: string): RateSpec | null {

@@ -10,5 +10,8 @@ import { authorizationOf } from './authorization-of.js';
 export async function listSessionsRoute<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
   const { session } = await authenticate(engine, authorizationOf(request));
   const sessions = await listUserSessions(engine, session.userId);
-  return jsonResponse(200, sessions.map((s) => toPublicSession(s, session.id)));
+  return jsonResponse(
+    200,
+    sessions.map((s) => toPublicSession(s, session.id)),
+  );
 }

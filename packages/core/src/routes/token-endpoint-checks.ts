@@ -18,11 +18,7 @@ export interface CheckedRequest {
  * 403 CSRF (cookie and both transports), 429 throttle. Each runs only when the one
  * before passed, so a refused request spends no rate budget.
  */
-export async function checkTokenEndpointRequest<U>(
-  engine: Engine<U>,
-  request: SessauthRequest,
-  scope: 'login' | 'refresh',
-): Promise<CheckedRequest> {
+export async function checkTokenEndpointRequest<U>(engine: Engine<U>, request: SessauthRequest, scope: 'login' | 'refresh'): Promise<CheckedRequest> {
   assertJsonContentType(request);
   const cookies = parseCookieHeader(headerValues(request.headers, 'cookie'));
   const { options } = engine;

@@ -8,7 +8,11 @@ import type { IssuedTokens } from '../session/create-session.js';
  * The 200 of login and refresh, shaped by the transport: `body` puts the refresh
  * token in the JSON, `cookie` only in the HttpOnly cookie, `both` in both.
  */
-export function tokenResponse<U>(engine: Engine<U>, issued: IssuedTokens, extra: { setCookies?: string[]; body?: Record<string, string> } = {}): SessauthResponse {
+export function tokenResponse<U>(
+  engine: Engine<U>,
+  issued: IssuedTokens,
+  extra: { setCookies?: string[]; body?: Record<string, string> } = {},
+): SessauthResponse {
   const { options } = engine;
   const body: Record<string, string> = { access_token: issued.accessToken, ...extra.body };
   const setCookies = [...(extra.setCookies ?? [])];

@@ -51,7 +51,8 @@ export interface CreatedSession {
 export async function createSessionFor<U>(engine: Engine<U>, userId: string, input: CreateSessionForInput = {}): Promise<CreatedSession> {
   if (typeof userId !== 'string' || userId === '') throw new IntegrationError('createSessionFor: userId must be a non-empty string');
   if (input.remember !== undefined && typeof input.remember !== 'boolean') throw new IntegrationError('createSessionFor: remember must be a boolean');
-  if (input.userAgent !== undefined && typeof input.userAgent !== 'string') throw new IntegrationError('createSessionFor: userAgent must be a string');
+  if (input.userAgent !== undefined && typeof input.userAgent !== 'string')
+    throw new IntegrationError('createSessionFor: userAgent must be a string');
   const clientIp = clientIpFrom(engine, input);
   const userAgent = input.userAgent ?? (input.request === undefined ? undefined : joinedHeader(input.request.headers, 'user-agent'));
   const user = await engine.users.findById(userId);

@@ -70,7 +70,9 @@ export async function createKeyRing(options: ResolvedOptions): Promise<KeyRing> 
   const hash = HMAC_HASH[options.algorithm];
   if (hash !== undefined) return hmacRing(options, signKey, hash);
   const pems = [options.verifyingKey!, ...options.previousVerifyingKeys];
-  const keys = await Promise.all(pems.map((pem, i) => publicJwk(pem, options.algorithm, i === 0 ? 'JWT_VERIFYING_KEY' : 'JWT_PREVIOUS_VERIFYING_KEYS')));
+  const keys = await Promise.all(
+    pems.map((pem, i) => publicJwk(pem, options.algorithm, i === 0 ? 'JWT_VERIFYING_KEY' : 'JWT_PREVIOUS_VERIFYING_KEYS')),
+  );
   const localSet = createLocalJWKSet({ keys: keys.map((jwk) => ({ ...jwk })) });
   return {
     kid: keys[0]!.kid,
@@ -84,8 +86,11 @@ export async function createKeyRing(options: ResolvedOptions): Promise<KeyRing> 
 }
 
 async function hmacRing(options: ResolvedOptions, signKey: CryptoKey | KeyLike, hash: string): Promise<KeyRing> {
-  const previous = await Promise.all(options.previousSecretKeys.map((secret) =>
-    globalThis.crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash }, false, ['verify'])));
+  const previous = await Promise.all(
+    options.previousSecretKeys.map((secret) =>
+      globalThis.crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash }, false, ['verify']),
+    ),
+  );
   const secrets = [options.secretKey, ...options.previousSecretKeys];
   const kids = await Promise.all(secrets.map(hmacKid));
   const byKid = new Map<string, CryptoKey | KeyLike>(kids.map((kid, i) => [kid, i === 0 ? signKey : previous[i - 1]!]));
@@ -126,11 +131,12 @@ async function publicJwk(pem: string, algorithm: string, setting: string): Promi
   } catch {
     throw new SettingsError(setting, 'could not be imported as a PEM public key for the configured JWT_ALGORITHM');
   }
-  const base = exported.kty === 'RSA'
-    ? { kty: 'RSA' as const, n: exported.n!, e: exported.e! }
-    : exported.kty === 'EC'
-      ? { kty: 'EC' as const, crv: exported.crv!, x: exported.x!, y: exported.y! }
-      : { kty: 'OKP' as const, crv: exported.crv!, x: exported.x! };
+  const base =
+    exported.kty === 'RSA'
+      ? { kty: 'RSA' as const, n: exported.n!, e: exported.e! }
+      : exported.kty === 'EC'
+        ? { kty: 'EC' as const, crv: exported.crv!, x: exported.x!, y: exported.y! }
+        : { kty: 'OKP' as const, crv: exported.crv!, x: exported.x! };
   return Object.freeze({ ...base, kid: await calculateJwkThumbprint(base, 'sha256'), alg: algorithm, use: 'sig' as const });
 }
 

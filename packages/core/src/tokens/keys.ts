@@ -21,22 +21,17 @@ export async function importSigningKeys(options: ResolvedOptions): Promise<Signi
   const { algorithm, secretKey, verifyingKey } = options;
   const hash = HMAC_HASH[algorithm];
   if (hash !== undefined) {
-    const key = await globalThis.crypto.subtle.importKey(
-      'raw',
-      new TextEncoder().encode(secretKey),
-      { name: 'HMAC', hash },
-      false,
-      ['sign', 'verify'],
-    );
+    const key = await globalThis.crypto.subtle.importKey('raw', new TextEncoder().encode(secretKey), { name: 'HMAC', hash }, false, [
+      'sign',
+      'verify',
+    ]);
     return { signKey: key, verifyKey: key };
   }
   if (verifyingKey === undefined) throw new SettingsError('JWT_VERIFYING_KEY', `is required for ${algorithm}`);
   const signKey = await importOrFail('JWT_SECRET_KEY', () => importPKCS8(secretKey, algorithm));
   const verifyKey = await importOrFail('JWT_VERIFYING_KEY', () => importSPKI(verifyingKey, algorithm));
   try {
-    const probe = await new CompactSign(new TextEncoder().encode('sessauth key probe'))
-      .setProtectedHeader({ alg: algorithm })
-      .sign(signKey);
+    const probe = await new CompactSign(new TextEncoder().encode('sessauth key probe')).setProtectedHeader({ alg: algorithm }).sign(signKey);
     await compactVerify(probe, verifyKey, { algorithms: [algorithm] });
   } catch {
     // Also reached when jose refuses the key itself (for example an RSA key under 2048 bits).

@@ -68,7 +68,6 @@ export async function createTokenService(options: ResolvedOptions, clock: Clock)
     refresh: options.refreshTokenExpireSeconds + options.leewaySeconds,
   };
 
-
   async function mint(kind: TokenKind, claims: JWTPayload, input: MintInput, lifetime: number, jti: string): Promise<string> {
     const iat = Math.floor(clock.now().getTime() / 1000);
     // A session near its end gets a token that ends with it (possibly already dead: harmless).
@@ -108,7 +107,10 @@ export async function createTokenService(options: ResolvedOptions, clock: Clock)
       let payload: JWTPayload;
       let typ: unknown;
       try {
-        ({ payload, protectedHeader: { typ } } = await verifyWithRing(token, ring, {
+        ({
+          payload,
+          protectedHeader: { typ },
+        } = await verifyWithRing(token, ring, {
           algorithms: [algorithm],
           issuer,
           audience,
@@ -128,9 +130,16 @@ export async function createTokenService(options: ResolvedOptions, clock: Clock)
     const { sub, sid, jti, iat, exp } = payload as JWTPayload & { sid?: unknown };
     const jtiOk = jti === undefined ? expected === 'access' : isSafeId(jti);
     if (
-      payload.aud !== audience || !isSafeId(sub) || !isSafeId(sid) || !jtiOk ||
-      typeof iat !== 'number' || typeof exp !== 'number' || !Number.isSafeInteger(iat) || !Number.isSafeInteger(exp) ||
-      iat > latestIat || exp - iat > longestLifetime[expected]
+      payload.aud !== audience ||
+      !isSafeId(sub) ||
+      !isSafeId(sid) ||
+      !jtiOk ||
+      typeof iat !== 'number' ||
+      typeof exp !== 'number' ||
+      !Number.isSafeInteger(iat) ||
+      !Number.isSafeInteger(exp) ||
+      iat > latestIat ||
+      exp - iat > longestLifetime[expected]
     ) {
       throw new SessauthError('invalid_token');
     }
@@ -153,7 +162,8 @@ function checkMintInput(input: MintInput): void {
   if (!isSafeId(input.userId) || !isSafeId(input.sessionId)) {
     throw new Error('mint: userId and sessionId must be non-empty strings without NUL or lone surrogates');
   }
-  if (input.notAfter !== undefined && (!(input.notAfter instanceof Date) || Number.isNaN(input.notAfter.getTime()))) throw new Error('mint: notAfter must be a valid Date');
+  if (input.notAfter !== undefined && (!(input.notAfter instanceof Date) || Number.isNaN(input.notAfter.getTime())))
+    throw new Error('mint: notAfter must be a valid Date');
 }
 
 function checkCustomClaims(claims: unknown): JWTPayload {
@@ -162,7 +172,9 @@ function checkCustomClaims(claims: unknown): JWTPayload {
   }
   const reserved = Object.keys(claims).filter((name) => RESERVED_CLAIMS.has(name));
   if (reserved.length > 0) {
-    throw new IntegrationError(`customClaims returned the reserved claim${reserved.length > 1 ? 's' : ''} ${reserved.join(', ')}: the core sets these itself; rename yours`);
+    throw new IntegrationError(
+      `customClaims returned the reserved claim${reserved.length > 1 ? 's' : ''} ${reserved.join(', ')}: the core sets these itself; rename yours`,
+    );
   }
   return claims as JWTPayload;
 }

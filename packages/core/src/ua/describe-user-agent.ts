@@ -12,7 +12,6 @@ export const MAX_USER_AGENT_LENGTH = 512;
  */
 const MAX_PARSED_LENGTH = 320;
 
-
 /**
  * The User-Agent as stored with the session: control characters (and lone
  * surrogates) replaced by a space, trimmed, cut to 512 characters; null when

@@ -49,9 +49,34 @@ const ENGINE_FAMILIES: ReadonlyMap<string, BrowserFamily> = new Map([
 // watch systems on a Linux kernel (Tizen, webOS, KaiOS, Sailfish, Ubuntu Touch) are
 // not "Linux" to the person looking for their device, so they are left out.
 const LINUX_NAMES: ReadonlySet<string> = new Set([
-  'linux', 'ubuntu', 'kubuntu', 'xubuntu', 'lubuntu', 'debian', 'fedora', 'suse', 'opensuse', 'arch', 'gentoo',
-  'slackware', 'mandriva', 'centos', 'red hat', 'redhat', 'pclinuxos', 'zenwalk', 'linpus', 'raspbian', 'deepin',
-  'manjaro', 'elementary os', 'sabayon', 'linspire', 'mint', 'mageia', 'vectorlinux',
+  'linux',
+  'ubuntu',
+  'kubuntu',
+  'xubuntu',
+  'lubuntu',
+  'debian',
+  'fedora',
+  'suse',
+  'opensuse',
+  'arch',
+  'gentoo',
+  'slackware',
+  'mandriva',
+  'centos',
+  'red hat',
+  'redhat',
+  'pclinuxos',
+  'zenwalk',
+  'linpus',
+  'raspbian',
+  'deepin',
+  'manjaro',
+  'elementary os',
+  'sabayon',
+  'linspire',
+  'mint',
+  'mageia',
+  'vectorlinux',
 ]);
 
 /** The browser family, or null when it is none of the six. */

@@ -127,7 +127,11 @@ export function sessauthRequest(init: RequestInit): SessauthRequest {
 }
 
 /** Signs in over `POST /auth/login/` (body transport) and returns the access token. */
-export async function apiLogin(auth: Sessauth<TestUser>, username: string, extra: { userAgent?: string; peerAddress?: string } = {}): Promise<string> {
+export async function apiLogin(
+  auth: Sessauth<TestUser>,
+  username: string,
+  extra: { userAgent?: string; peerAddress?: string } = {},
+): Promise<string> {
   const user = USERS.find((u) => u.username === username)!;
   const response = await auth.handle(
     sessauthRequest({

@@ -37,11 +37,7 @@ export const mysqlDialect: SqlDialect = {
         on duplicate key update
           count = if(reset_at <= ${nowMs}, 1, count + 1),
           reset_at = if(reset_at <= ${nowMs}, ${resetAtMs}, reset_at)`.execute(trx);
-      const row = await trx
-        .selectFrom(table)
-        .select(['count', 'reset_at'])
-        .where('counter_key', '=', key)
-        .executeTakeFirstOrThrow();
+      const row = await trx.selectFrom(table).select(['count', 'reset_at']).where('counter_key', '=', key).executeTakeFirstOrThrow();
       return { count: Number(row.count), resetAtMs: Number(row.reset_at) };
     }),
 

@@ -24,7 +24,5 @@ export function resolveDialect<DB>(db: Kysely<DB>, explicit?: DialectName): SqlD
   if (adapter instanceof PostgresAdapter) return postgresDialect;
   if (adapter instanceof MysqlAdapter) return mysqlDialect;
   if (adapter instanceof SqliteAdapter) return sqliteDialect;
-  throw new TypeError(
-    "@sessauth/kysely: cannot tell this Kysely instance's SQL dialect; pass { dialect: 'postgres' | 'mysql' | 'sqlite' }",
-  );
+  throw new TypeError("@sessauth/kysely: cannot tell this Kysely instance's SQL dialect; pass { dialect: 'postgres' | 'mysql' | 'sqlite' }");
 }

@@ -39,9 +39,7 @@ export function createSessionMigration(dialect: SqlDialect, names: TableNames): 
       await db.schema.createIndex(`${t}_created_id_idx`).on(t).columns(['created_at', 'id']).execute();
 
       if (dialect.needsUserLockTable) {
-        let lock = db.schema
-          .createTable(names.userLock)
-          .addColumn('user_id', 'varchar(255)', (col) => col.notNull().primaryKey());
+        let lock = db.schema.createTable(names.userLock).addColumn('user_id', 'varchar(255)', (col) => col.notNull().primaryKey());
         if (options !== null) lock = lock.modifyEnd(options);
         await lock.execute();
       }

@@ -85,9 +85,7 @@ export async function untilWaitingOnLock(database: ProxiedDatabase, engine: 'pos
             where wait_event_type = 'Lock' and client_port in (${sql.join(ports)})`.execute(database.direct)
         : await sql<{ n: number }>`select count(*) as n from information_schema.innodb_trx t
             join information_schema.processlist p on p.id = t.trx_mysql_thread_id
-            where t.trx_state = 'LOCK WAIT' and p.host in (${sql.join(ports.map((port) => `127.0.0.1:${port}`))})`.execute(
-            database.direct,
-          );
+            where t.trx_state = 'LOCK WAIT' and p.host in (${sql.join(ports.map((port) => `127.0.0.1:${port}`))})`.execute(database.direct);
     if (Number(rows[0]?.n ?? 0) > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

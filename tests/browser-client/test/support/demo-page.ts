@@ -128,7 +128,14 @@ export function sessionRows(page: Page): Promise<{ browser: string; ip: string; 
  * refresh (also a request) already found the session gone and hid the list.
  */
 export async function nextRequest(page: Page): Promise<void> {
-  await page.evaluate(() => (window.sessauth.status === 'signed-in' ? window.sessauth.listSessions().then(() => undefined, () => undefined) : undefined));
+  await page.evaluate(() =>
+    window.sessauth.status === 'signed-in'
+      ? window.sessauth.listSessions().then(
+          () => undefined,
+          () => undefined,
+        )
+      : undefined,
+  );
 }
 
 export async function waitForRows(page: Page, count: number): Promise<void> {

@@ -26,7 +26,10 @@ export const mountFastify: MountApp = async (auth, host) => {
     scope.post('/me/password', { preHandler: app.requireAuth }, async (request, reply) => {
       const caller = authOf(request) as AuthContext<ConformanceUser>;
       const response = await auth.changePassword(toSessauthRequest(request.raw), caller, host.setPassword);
-      return reply.code(response.status).headers(response.headers).send(response.body ?? undefined);
+      return reply
+        .code(response.status)
+        .headers(response.headers)
+        .send(response.body ?? undefined);
     });
   });
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -34,7 +34,9 @@ function withoutSlash(path: string): string {
 
 /** The documented path as a pattern: trailing slash optional, `{id}` one segment. */
 function templatePattern(path: string): RegExp {
-  const escaped = withoutSlash(path).replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
+  const escaped = withoutSlash(path)
+    .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+    .replace(/\{[^}]+\}/g, '[^/]+');
   return new RegExp(`^${escaped}$`);
 }
 
@@ -91,7 +93,9 @@ function resolveRef<T>(document: OpenApiDocument, ref: string): T | undefined {
   return ref
     .slice(2)
     .split('/')
-    .reduce<unknown>((node, key) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined), document) as T | undefined;
+    .reduce<unknown>((node, key) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined), document) as
+    | T
+    | undefined;
 }
 
 function parseJson(text: string): unknown {

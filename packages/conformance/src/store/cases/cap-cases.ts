@@ -3,7 +3,7 @@ import { HOUR, MINUTE, SECOND, at, newSessionFixture, newUserId, randomHex, test
 import { idsOf, mustFind, newestFirst, nth, type StoreCaseContext } from '../store-case-context.js';
 
 export function capCases({ store }: StoreCaseContext): void {
-  it('with a cap of 3, five logins leave the three newest active; each eviction happens at the newcomer\'s createdAt', async () => {
+  it("with a cap of 3, five logins leave the three newest active; each eviction happens at the newcomer's createdAt", async () => {
     const userId = newUserId();
     const base = testNow();
     const sessions = [0, 1, 2, 3, 4].map((i) => newSessionFixture({ userId, createdAt: at(base, i * SECOND) }));

@@ -86,23 +86,30 @@ export function crossInstanceCases({ store: a, secondStore: b, raceSize, raceRep
     expect(seen.expiredAt).toBeNull();
   });
 
-  it(`${raceSize} concurrent rotations of one jti split over A and B: exactly one consumed (x${Math.min(raceRepeats, 5)})`, async () => {
-    for (let round = 0; round < Math.min(raceRepeats, 5); round += 1) {
-      const session = await created(a());
-      const now = at(session.createdAt, MINUTE);
-      const calls = Array.from({ length: raceSize }, () => rotation(session, session.refreshJti, now));
-      const outcomes: RotateOutcome[] = await Promise.all(calls.map((input, i) => (i % 2 === 0 ? a() : b()).rotateRefresh(input)));
-      const winners = outcomes.flatMap((outcome, index) => (outcome.status === 'consumed' ? [index] : []));
-      expect(winners, `round ${round}: consumed count`).toHaveLength(1);
-      const losers = outcomes.filter((outcome) => outcome.status !== 'consumed').map((outcome) => outcome.status);
-      expect(losers.every((status) => status === 'reused' || status === 'expired'), `round ${round}: ${losers.join()}`).toBe(true);
-      for (const instance of [a(), b()]) {
-        const after = await mustFind(instance, session.id);
-        expect(after.expiredAt, `round ${round}: session not revoked`).toEqual(now);
-        expect(after.refreshJti, `round ${round}: jti is not the winner's`).toBe(calls[winners[0] as number]?.nextJti);
+  it(
+    `${raceSize} concurrent rotations of one jti split over A and B: exactly one consumed (x${Math.min(raceRepeats, 5)})`,
+    async () => {
+      for (let round = 0; round < Math.min(raceRepeats, 5); round += 1) {
+        const session = await created(a());
+        const now = at(session.createdAt, MINUTE);
+        const calls = Array.from({ length: raceSize }, () => rotation(session, session.refreshJti, now));
+        const outcomes: RotateOutcome[] = await Promise.all(calls.map((input, i) => (i % 2 === 0 ? a() : b()).rotateRefresh(input)));
+        const winners = outcomes.flatMap((outcome, index) => (outcome.status === 'consumed' ? [index] : []));
+        expect(winners, `round ${round}: consumed count`).toHaveLength(1);
+        const losers = outcomes.filter((outcome) => outcome.status !== 'consumed').map((outcome) => outcome.status);
+        expect(
+          losers.every((status) => status === 'reused' || status === 'expired'),
+          `round ${round}: ${losers.join()}`,
+        ).toBe(true);
+        for (const instance of [a(), b()]) {
+          const after = await mustFind(instance, session.id);
+          expect(after.expiredAt, `round ${round}: session not revoked`).toEqual(now);
+          expect(after.refreshJti, `round ${round}: jti is not the winner's`).toBe(calls[winners[0] as number]?.nextJti);
+        }
       }
-    }
-  }, 30_000 + raceSize * 500);
+    },
+    30_000 + raceSize * 500,
+  );
 
   it('the cap holds across instances: logins alternating over A and B keep the newest active', async () => {
     const userId = newUserId();

@@ -41,7 +41,7 @@ export function expireCases({ store }: StoreCaseContext): void {
 }
 
 export function expireAllCases({ store }: StoreCaseContext): void {
-  it("revokes every active session of the user at now, counts them, and spares other users", async () => {
+  it('revokes every active session of the user at now, counts them, and spares other users', async () => {
     const userId = newUserId();
     const base = testNow();
     const active = [1, 2, 3].map((i) => newSessionFixture({ userId, createdAt: at(base, i * MINUTE) }));

@@ -8,7 +8,7 @@ const UNICODE_CITY = 'Zürich 🏔️ 北京 𝒞𝒾𝓉𝓎';
 
 /** Exactly 512 UTF-16 code units (the core's cap), with surrogate pairs along the way, none split. */
 function longUserAgent(): string {
-  return 'ab😀c'.repeat(102) + 'xy'; // 5 code units x 102 + 2
+  return `${'ab😀c'.repeat(102)}xy`; // 5 code units x 102 + 2
 }
 
 export function unicodeCases({ store }: StoreCaseContext): void {

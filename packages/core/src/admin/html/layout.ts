@@ -62,9 +62,13 @@ export function adminDocument(title: string, body: string): string {
 <body>${body}</body></html>`;
 }
 
-
 /** An HTML response with the admin headers and any cookies to set. */
-export async function adminHtmlResponse(status: number, html: string, setCookies: readonly string[] = [], extra: Record<string, string> = {}): Promise<SessauthResponse> {
+export async function adminHtmlResponse(
+  status: number,
+  html: string,
+  setCookies: readonly string[] = [],
+  extra: Record<string, string> = {},
+): Promise<SessauthResponse> {
   return {
     status,
     headers: { ...NO_STORE, 'content-type': 'text/html; charset=utf-8', ...(await adminHtmlHeaders()), ...extra },

@@ -24,7 +24,10 @@ export function listingPageHtml(input: ListingPageInput): string {
   const { basePath, params, page } = input;
   const base = `${basePath}/`;
   const filters = { userId: params.userId, status: params.status, limit: params.limit };
-  const next = page.nextCursor === null ? '' : `<a rel="next" href="${escapeHtml(base + listingQueryString({ ...filters, after: page.nextCursor }))}">Next page →</a>`;
+  const next =
+    page.nextCursor === null
+      ? ''
+      : `<a rel="next" href="${escapeHtml(base + listingQueryString({ ...filters, after: page.nextCursor }))}">Next page →</a>`;
   const first = params.after === undefined ? '' : `<a href="${escapeHtml(base + listingQueryString(filters))}">← First page</a>`;
   const rows = page.sessions.map((session) => rowHtml(session, input)).join('\n');
   const empty = page.sessions.length === 0 ? '<tr><td colspan="8" class="muted">No session matches.</td></tr>' : '';

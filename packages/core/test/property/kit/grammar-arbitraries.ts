@@ -17,8 +17,24 @@ const controlChar = fc.oneof(
 
 /** Characters that look like ASCII syntax, or that `trim()` and friends treat specially. */
 const lookAlike = fc.constantFrom(
-  '\u0000', '\ufeff', '\u00a0', '\u2028', '\u2029', '\u200b', '\u3000', '\uff0e', '\uff1a', '\uff0c',
-  '\uff1b', '\u0660', '\uff10', '\u2024', '\u0130', '\u017f', '\u212a', '\ud83d\ude00',
+  '\u0000',
+  '\ufeff',
+  '\u00a0',
+  '\u2028',
+  '\u2029',
+  '\u200b',
+  '\u3000',
+  '\uff0e',
+  '\uff1a',
+  '\uff0c',
+  '\uff1b',
+  '\u0660',
+  '\uff10',
+  '\u2024',
+  '\u0130',
+  '\u017f',
+  '\u212a',
+  '\ud83d\ude00',
 );
 
 /** A single odd character (or pair): what separates a robust parser from a lucky one. */
@@ -39,9 +55,9 @@ export const MAX_REPEAT_LENGTH = 8192;
 
 /** `piece` repeated up to about `maxLength` characters: exposes super-linear scans and regexes. */
 export function hugeRepeat(piece: fc.Arbitrary<string>, maxLength = MAX_REPEAT_LENGTH): fc.Arbitrary<string> {
-  return fc.tuple(piece, fc.integer({ min: 2, max: maxLength })).map(([text, length]) =>
-    text === '' ? '' : text.repeat(Math.max(2, Math.floor(length / text.length))),
-  );
+  return fc
+    .tuple(piece, fc.integer({ min: 2, max: maxLength }))
+    .map(([text, length]) => (text === '' ? '' : text.repeat(Math.max(2, Math.floor(length / text.length)))));
 }
 
 export interface GrammarPieces {
@@ -64,9 +80,7 @@ export function grammarString(pieces: GrammarPieces): fc.Arbitrary<string> {
   const separator = fc.constantFrom(...pieces.separators);
   // A few pieces repeated as a unit (`a=%ZZ;`, `\t,`): per-element costs and
   // backtracking show up on repeated structure, not on one repeated character.
-  const shortRun = fc
-    .array(fc.oneof(pieces.tokens, separator, oddChar), { minLength: 1, maxLength: 4 })
-    .map((parts) => parts.join(''));
+  const shortRun = fc.array(fc.oneof(pieces.tokens, separator, oddChar), { minLength: 1, maxLength: 4 }).map((parts) => parts.join(''));
   const piece = fc.oneof(
     { weight: 10, arbitrary: pieces.tokens },
     { weight: 5, arbitrary: separator },

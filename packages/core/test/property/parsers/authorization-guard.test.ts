@@ -12,7 +12,15 @@ import { describeThrow, ensure, timedAsyncParserProperty } from '../kit/timed-pa
 /** 10^5 generated headers, in CI too (most are refused before any token verification). */
 const RUNS = { full: 100_000 };
 /** What the guard may answer besides success (SPEC error table); all are 400 or 401. */
-const DOCUMENTED = new Set(['invalid_token', 'invalid_request', 'expired_token', 'invalid_token_type', 'session_not_found', 'session_expired', 'invalid_user']);
+const DOCUMENTED = new Set([
+  'invalid_token',
+  'invalid_request',
+  'expired_token',
+  'invalid_token_type',
+  'session_not_found',
+  'session_expired',
+  'invalid_user',
+]);
 
 let auth: Sessauth<PropertyUser>;
 let access = '';
@@ -63,25 +71,34 @@ const authorizationHeader = fc.oneof(
 );
 
 describe('Authorization through the guard (auth.authenticate), generated headers', () => {
-  it('lets exactly one well-formed Bearer header of the live access token through, and refuses the rest with a documented code', async () => {
-    const seen = new Map<string, number>();
-    await fc.assert(
-      timedAsyncParserProperty(authorizationHeader, (values) => auth.authenticate({ authorization: values }), (values, outcome) => {
-        const label = () => JSON.stringify(values)?.slice(0, 400);
-        const answer = outcome.ok ? 'accepted' : outcome.error instanceof SessauthError ? outcome.error.code : 'other';
-        seen.set(answer, (seen.get(answer) ?? 0) + 1);
-        if (outcome.ok) {
-          ensure(values?.length === 1 && values[0]!.startsWith('Bearer '), () => `accepted ${label()}`);
-          ensure(outcome.value.session.id === sessionId, () => `accepted ${label()} as another session`);
-          return;
-        }
-        const error = outcome.error;
-        ensure(error instanceof SessauthError && DOCUMENTED.has(error.code), () => `threw ${describeThrow(error)} for ${label()}`);
-        ensure(error.status === 400 || error.status === 401, () => `status ${error.status} for ${label()}`);
-      }),
-      fuzzParameters('authenticate', RUNS),
-    );
-    // Success and the common refusals are all reached: the property is not vacuous.
-    for (const answer of ['accepted', 'invalid_token', 'invalid_request', 'invalid_token_type']) expect(seen.get(answer) ?? 0, answer).toBeGreaterThan(0);
-  }, fuzzTimeoutMs(RUNS));
+  it(
+    'lets exactly one well-formed Bearer header of the live access token through, and refuses the rest with a documented code',
+    async () => {
+      const seen = new Map<string, number>();
+      await fc.assert(
+        timedAsyncParserProperty(
+          authorizationHeader,
+          (values) => auth.authenticate({ authorization: values }),
+          (values, outcome) => {
+            const label = () => JSON.stringify(values)?.slice(0, 400);
+            const answer = outcome.ok ? 'accepted' : outcome.error instanceof SessauthError ? outcome.error.code : 'other';
+            seen.set(answer, (seen.get(answer) ?? 0) + 1);
+            if (outcome.ok) {
+              ensure(values?.length === 1 && values[0]!.startsWith('Bearer '), () => `accepted ${label()}`);
+              ensure(outcome.value.session.id === sessionId, () => `accepted ${label()} as another session`);
+              return;
+            }
+            const error = outcome.error;
+            ensure(error instanceof SessauthError && DOCUMENTED.has(error.code), () => `threw ${describeThrow(error)} for ${label()}`);
+            ensure(error.status === 400 || error.status === 401, () => `status ${error.status} for ${label()}`);
+          },
+        ),
+        fuzzParameters('authenticate', RUNS),
+      );
+      // Success and the common refusals are all reached: the property is not vacuous.
+      for (const answer of ['accepted', 'invalid_token', 'invalid_request', 'invalid_token_type'])
+        expect(seen.get(answer) ?? 0, answer).toBeGreaterThan(0);
+    },
+    fuzzTimeoutMs(RUNS),
+  );
 });

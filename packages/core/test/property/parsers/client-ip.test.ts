@@ -15,35 +15,53 @@ const PROXY_LISTS: readonly CidrList[] = TRUSTED_PROXY_LISTS.map((list) => parse
 /** Four decimal octets 0..255 without leading zeros, checked without a regular expression. */
 function isStrictIpv4(text: string): boolean {
   const parts = text.split('.');
-  return parts.length === 4 && parts.every((part) => part !== '' && [...part].every((c) => c >= '0' && c <= '9') && String(Number(part)) === part && Number(part) <= 255);
+  return (
+    parts.length === 4 &&
+    parts.every((part) => part !== '' && [...part].every((c) => c >= '0' && c <= '9') && String(Number(part)) === part && Number(part) <= 255)
+  );
 }
 
 describe('IP literal (parseIp), generated inputs', () => {
-  it('never throws, answers a canonical address or null, accepts exactly the strict IPv4 forms, and stays fast', () => {
-    fc.assert(
-      timedParserProperty(ipLikeText, parseIp, (text, outcome) => {
-        if (!outcome.ok) throw new Error(`parseIp threw ${describeThrow(outcome.error)}`);
-        const ip = outcome.value;
-        const label = () => JSON.stringify(text);
-        if (/^[0-9.]+$/.test(text)) ensure((ip !== null) === isStrictIpv4(text), () => `IPv4 decision is wrong for ${label()}`);
-        if (/[%[\]/\s]/.test(text)) ensure(ip === null, () => `zone ids, brackets, prefixes and spaces are malformed: ${label()}`);
-        if (ip === null) return;
-        const canonical = formatIp(ip);
-        ensure(normalizeIp(canonical) === canonical, () => `canonical text ${canonical} is not a fixed point (from ${label()})`);
-        if (isStrictIpv4(text)) ensure(canonical === text, () => `strict IPv4 ${label()} came back as ${canonical}`);
-      }),
-      fuzzParameters('parseIp', RUNS),
-    );
-  }, fuzzTimeoutMs(RUNS));
+  it(
+    'never throws, answers a canonical address or null, accepts exactly the strict IPv4 forms, and stays fast',
+    () => {
+      fc.assert(
+        timedParserProperty(ipLikeText, parseIp, (text, outcome) => {
+          if (!outcome.ok) throw new Error(`parseIp threw ${describeThrow(outcome.error)}`);
+          const ip = outcome.value;
+          const label = () => JSON.stringify(text);
+          if (/^[0-9.]+$/.test(text)) ensure((ip !== null) === isStrictIpv4(text), () => `IPv4 decision is wrong for ${label()}`);
+          if (/[%[\]/\s]/.test(text)) ensure(ip === null, () => `zone ids, brackets, prefixes and spaces are malformed: ${label()}`);
+          if (ip === null) return;
+          const canonical = formatIp(ip);
+          ensure(normalizeIp(canonical) === canonical, () => `canonical text ${canonical} is not a fixed point (from ${label()})`);
+          if (isStrictIpv4(text)) ensure(canonical === text, () => `strict IPv4 ${label()} came back as ${canonical}`);
+        }),
+        fuzzParameters('parseIp', RUNS),
+      );
+    },
+    fuzzTimeoutMs(RUNS),
+  );
 
-  it('accepts every well-formed IPv4 and IPv6 address fast-check can write', () => {
-    fc.assert(
-      fc.property(fc.oneof(fc.ipV4(), fc.ipV6(), fc.ipV4().map((ip) => `::ffff:${ip}`)), (text) => {
-        ensure(parseIp(text) !== null, () => `refused ${text}`);
-      }),
-      fuzzParameters('parseIp/valid', { full: 10_000 }),
-    );
-  }, fuzzTimeoutMs(RUNS));
+  it(
+    'accepts every well-formed IPv4 and IPv6 address fast-check can write',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.oneof(
+            fc.ipV4(),
+            fc.ipV6(),
+            fc.ipV4().map((ip) => `::ffff:${ip}`),
+          ),
+          (text) => {
+            ensure(parseIp(text) !== null, () => `refused ${text}`);
+          },
+        ),
+        fuzzParameters('parseIp/valid', { full: 10_000 }),
+      );
+    },
+    fuzzTimeoutMs(RUNS),
+  );
 });
 
 interface ForwardedCase {
@@ -96,14 +114,22 @@ function trimSpacesAndTabs(text: string): string {
 }
 
 describe('X-Forwarded-For resolution (resolveClientIp), generated inputs', () => {
-  it('never throws, answers what the contract says, and stays fast', () => {
-    fc.assert(
-      timedParserProperty(forwardedCases, (c) => resolveClientIp(c.input), (c, outcome) => {
-        if (!outcome.ok) throw new Error(`resolveClientIp threw ${describeThrow(outcome.error)}`);
-        const expected = expectedClientIp(c.input);
-        ensure(outcome.value === expected, () => `answered ${outcome.value}, the contract says ${expected} (trusted list #${c.trustedList})`);
-      }),
-      fuzzParameters('resolveClientIp', RUNS),
-    );
-  }, fuzzTimeoutMs(RUNS));
+  it(
+    'never throws, answers what the contract says, and stays fast',
+    () => {
+      fc.assert(
+        timedParserProperty(
+          forwardedCases,
+          (c) => resolveClientIp(c.input),
+          (c, outcome) => {
+            if (!outcome.ok) throw new Error(`resolveClientIp threw ${describeThrow(outcome.error)}`);
+            const expected = expectedClientIp(c.input);
+            ensure(outcome.value === expected, () => `answered ${outcome.value}, the contract says ${expected} (trusted list #${c.trustedList})`);
+          },
+        ),
+        fuzzParameters('resolveClientIp', RUNS),
+      );
+    },
+    fuzzTimeoutMs(RUNS),
+  );
 });

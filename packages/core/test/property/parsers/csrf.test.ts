@@ -38,27 +38,50 @@ const csrfToken: fc.Arbitrary<string> = fc.oneof(
 );
 
 describe('CSRF token unmasking (unmaskCsrfToken), generated inputs', () => {
-  it('never throws, answers a 32-character secret or null, inverts the reference mask, and stays fast', () => {
-    const inputs = fc.oneof(csrfToken, fc.tuple(secret, secret).map(([s, mask]) => ({ s, token: referenceMask(s, mask) })));
-    fc.assert(
-      timedParserProperty(inputs, (input) => unmaskCsrfToken(typeof input === 'string' ? input : input.token), (input, outcome) => {
-        if (!outcome.ok) throw new Error(`unmaskCsrfToken threw ${describeThrow(outcome.error)}`);
-        const token = typeof input === 'string' ? input : input.token;
-        const result = outcome.value;
-        ensure(result === null || /^[A-Za-z0-9]{32}$/.test(result), () => `unmasked ${JSON.stringify(token)} into ${JSON.stringify(result)}`);
-        const wellFormed = /^[A-Za-z0-9]+$/.test(token) && (token.length === 32 || token.length === 64);
-        ensure((result !== null) === wellFormed, () => `decision for ${JSON.stringify(token)} was ${JSON.stringify(result)}`);
-        if (token.length === 32 && wellFormed) ensure(result === token, () => `an unmasked secret must come back as itself: ${token}`);
-        if (typeof input !== 'string') ensure(result === input.s, () => `${token} should unmask to ${input.s}, got ${result}`);
-      }),
-      fuzzParameters('unmaskCsrfToken', RUNS),
-    );
-  }, fuzzTimeoutMs(RUNS));
+  it(
+    'never throws, answers a 32-character secret or null, inverts the reference mask, and stays fast',
+    () => {
+      const inputs = fc.oneof(
+        csrfToken,
+        fc.tuple(secret, secret).map(([s, mask]) => ({ s, token: referenceMask(s, mask) })),
+      );
+      fc.assert(
+        timedParserProperty(
+          inputs,
+          (input) => unmaskCsrfToken(typeof input === 'string' ? input : input.token),
+          (input, outcome) => {
+            if (!outcome.ok) throw new Error(`unmaskCsrfToken threw ${describeThrow(outcome.error)}`);
+            const token = typeof input === 'string' ? input : input.token;
+            const result = outcome.value;
+            ensure(result === null || /^[A-Za-z0-9]{32}$/.test(result), () => `unmasked ${JSON.stringify(token)} into ${JSON.stringify(result)}`);
+            const wellFormed = /^[A-Za-z0-9]+$/.test(token) && (token.length === 32 || token.length === 64);
+            ensure((result !== null) === wellFormed, () => `decision for ${JSON.stringify(token)} was ${JSON.stringify(result)}`);
+            if (token.length === 32 && wellFormed) ensure(result === token, () => `an unmasked secret must come back as itself: ${token}`);
+            if (typeof input !== 'string') ensure(result === input.s, () => `${token} should unmask to ${input.s}, got ${result}`);
+          },
+        ),
+        fuzzParameters('unmaskCsrfToken', RUNS),
+      );
+    },
+    fuzzTimeoutMs(RUNS),
+  );
 });
 
 const origins = fc.oneof(
-  fc.constantFrom('http://app.test', 'https://app.test', 'http://app.test:3000', 'https://trusted.test', 'http://evil.test', 'null', 'https://app.test/', 'https://app.test/path'),
-  grammarString({ tokens: fc.constantFrom('https', 'http', '://', 'app.test', ':3000', '/', 'evil', '@', '.'), separators: [':', '/', '.', '@', ' '] }),
+  fc.constantFrom(
+    'http://app.test',
+    'https://app.test',
+    'http://app.test:3000',
+    'https://trusted.test',
+    'http://evil.test',
+    'null',
+    'https://app.test/',
+    'https://app.test/path',
+  ),
+  grammarString({
+    tokens: fc.constantFrom('https', 'http', '://', 'app.test', ':3000', '/', 'evil', '@', '.'),
+    separators: [':', '/', '.', '@', ' '],
+  }),
 );
 
 interface CsrfCase {
@@ -75,7 +98,9 @@ const csrfCases: fc.Arbitrary<CsrfCase> = fc
     matching: fc.boolean(),
     origin: headerValues(origins),
     referer: headerValues(origins),
-    host: fc.option(fc.constantFrom('app.test', 'app.test:3000', 'APP.test', 'app.test:', '[::1]:3000', 'evil.test', 'app test', ''), { nil: undefined }),
+    host: fc.option(fc.constantFrom('app.test', 'app.test:3000', 'APP.test', 'app.test:', '[::1]:3000', 'evil.test', 'app test', ''), {
+      nil: undefined,
+    }),
     secure: fc.boolean(),
     trustedOrigins: fc.constantFrom([], ['https://trusted.test'], ['not a url']),
   })
@@ -112,38 +137,57 @@ function allowedOrigin(input: CsrfCheckInput, candidate: string): boolean {
 }
 
 describe('CSRF check (checkCsrf), generated inputs', () => {
-  it('never throws, lets safe methods through, and passes an unsafe one only with one matching pair from an allowed origin', () => {
-    fc.assert(
-      timedParserProperty(csrfCases, (c) => checkCsrf(c.input), (c, outcome) => {
-        if (!outcome.ok) throw new Error(`checkCsrf threw ${describeThrow(outcome.error)}`);
-        const { input } = c;
-        const label = () => JSON.stringify(input);
-        if (SAFE.has(input.method.toUpperCase())) return ensure(outcome.value, () => `a safe method was refused: ${label()}`);
-        if (!outcome.value) return;
-        const header = input.headerTokens;
-        const cookie = input.cookieValues;
-        ensure(header?.length === 1 && cookie?.length === 1, () => `passed without exactly one token and one cookie: ${label()}`);
-        ensure(csrfTokensMatch(header[0]!, cookie[0]!), () => `passed with tokens that do not match: ${label()}`);
-        if (input.origin !== undefined && input.origin.length > 0) {
-          ensure(input.origin.length === 1 && allowedOrigin(input, input.origin[0]!), () => `passed from a foreign Origin: ${label()}`);
-        } else if (input.secure) {
-          const referer = input.referer;
-          ensure(referer?.length === 1 && referer[0]!.startsWith('https:') && allowedOrigin(input, referer[0]!), () => `HTTPS passed without a same-origin Referer: ${label()}`);
-        }
-      }),
-      fuzzParameters('checkCsrf', RUNS),
-    );
-  }, fuzzTimeoutMs(RUNS));
+  it(
+    'never throws, lets safe methods through, and passes an unsafe one only with one matching pair from an allowed origin',
+    () => {
+      fc.assert(
+        timedParserProperty(
+          csrfCases,
+          (c) => checkCsrf(c.input),
+          (c, outcome) => {
+            if (!outcome.ok) throw new Error(`checkCsrf threw ${describeThrow(outcome.error)}`);
+            const { input } = c;
+            const label = () => JSON.stringify(input);
+            if (SAFE.has(input.method.toUpperCase())) return ensure(outcome.value, () => `a safe method was refused: ${label()}`);
+            if (!outcome.value) return;
+            const header = input.headerTokens;
+            const cookie = input.cookieValues;
+            ensure(header?.length === 1 && cookie?.length === 1, () => `passed without exactly one token and one cookie: ${label()}`);
+            ensure(csrfTokensMatch(header[0]!, cookie[0]!), () => `passed with tokens that do not match: ${label()}`);
+            if (input.origin !== undefined && input.origin.length > 0) {
+              ensure(input.origin.length === 1 && allowedOrigin(input, input.origin[0]!), () => `passed from a foreign Origin: ${label()}`);
+            } else if (input.secure) {
+              const referer = input.referer;
+              ensure(
+                referer?.length === 1 && referer[0]!.startsWith('https:') && allowedOrigin(input, referer[0]!),
+                () => `HTTPS passed without a same-origin Referer: ${label()}`,
+              );
+            }
+          },
+        ),
+        fuzzParameters('checkCsrf', RUNS),
+      );
+    },
+    fuzzTimeoutMs(RUNS),
+  );
 
-  it('matches a header token to a cookie exactly when both carry the same secret', () => {
-    fc.assert(
-      timedParserProperty(fc.tuple(csrfToken, csrfToken), ([header, cookie]) => csrfTokensMatch(header, cookie), ([header, cookie], outcome) => {
-        if (!outcome.ok) throw new Error(`csrfTokensMatch threw ${describeThrow(outcome.error)}`);
-        const a = unmaskCsrfToken(header);
-        const b = unmaskCsrfToken(cookie);
-        ensure(outcome.value === (a !== null && a === b), () => `answered ${outcome.value} for ${JSON.stringify([header, cookie])}`);
-      }),
-      fuzzParameters('csrfTokensMatch', { full: 10_000 }),
-    );
-  }, fuzzTimeoutMs(RUNS));
+  it(
+    'matches a header token to a cookie exactly when both carry the same secret',
+    () => {
+      fc.assert(
+        timedParserProperty(
+          fc.tuple(csrfToken, csrfToken),
+          ([header, cookie]) => csrfTokensMatch(header, cookie),
+          ([header, cookie], outcome) => {
+            if (!outcome.ok) throw new Error(`csrfTokensMatch threw ${describeThrow(outcome.error)}`);
+            const a = unmaskCsrfToken(header);
+            const b = unmaskCsrfToken(cookie);
+            ensure(outcome.value === (a !== null && a === b), () => `answered ${outcome.value} for ${JSON.stringify([header, cookie])}`);
+          },
+        ),
+        fuzzParameters('csrfTokensMatch', { full: 10_000 }),
+      );
+    },
+    fuzzTimeoutMs(RUNS),
+  );
 });

@@ -3,9 +3,22 @@ import { grammarString, headerValues } from '../kit/grammar-arbitraries.js';
 
 const mediaTypeTokens = fc.oneof(
   fc.constantFrom(
-    'application/json', 'application/vnd.api+json', 'application/json-patch+json', 'application/problem+json',
-    'text/plain', 'text/json', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/jsonp',
-    'application/+json', 'application/json+', 'application', 'json', '+json', '*/*', 'application/*',
+    'application/json',
+    'application/vnd.api+json',
+    'application/json-patch+json',
+    'application/problem+json',
+    'text/plain',
+    'text/json',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data',
+    'application/jsonp',
+    'application/+json',
+    'application/json+',
+    'application',
+    'json',
+    '+json',
+    '*/*',
+    'application/*',
   ),
   fc.constantFrom('charset=utf-8', 'charset="utf-8"', 'boundary=x', 'q=0.9'),
   fc.stringMatching(/^[a-z0-9!#$&^_.+-]{1,12}$/),
@@ -17,7 +30,11 @@ export const contentTypeValue: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .tuple(fc.constantFrom('', ' ', '\t', '\u00a0'), mediaTypeTokens, fc.array(fc.tuple(fc.constantFrom(';', '; ', ' ;', ';;'), mediaTypeTokens), { maxLength: 3 }))
+      .tuple(
+        fc.constantFrom('', ' ', '\t', '\u00a0'),
+        mediaTypeTokens,
+        fc.array(fc.tuple(fc.constantFrom(';', '; ', ' ;', ';;'), mediaTypeTokens), { maxLength: 3 }),
+      )
       .map(([pad, type, params]) => `${pad}${type}${params.map(([sep, param]) => `${sep}${param}`).join('')}`),
   },
   { weight: 2, arbitrary: grammarString({ tokens: mediaTypeTokens, separators: ['/', ';', ' ', '\t', '=', '"', ',', '+'] }) },

@@ -26,7 +26,12 @@ const base64url = (text: string): string => Buffer.from(text, 'utf8').toString('
 const hmac = (key: string, input: string): string => createHmac('sha256', key).update(input).digest('base64url');
 
 const odd = fc.oneof(fc.constant(null), fc.boolean(), fc.double(), fc.constant([]), fc.constant({}), oddChar);
-const text = (...common: string[]) => fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...common) }, { weight: 1, arbitrary: odd }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
+const text = (...common: string[]) =>
+  fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...common) },
+    { weight: 1, arbitrary: odd },
+    { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+  );
 
 type Claims = Record<string, unknown>;
 type Mutation = (header: Claims, payload: Claims) => void;
@@ -40,16 +45,43 @@ const time = fc.oneof(
 
 /** One change to an otherwise valid token: a field set to an odd value, or removed. */
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.tuple(fc.constantFrom('alg', 'typ'), text('none', 'HS384', 'RS256', 'hs256', '', 'AT+JWT', 'application/at+jwt', 'JWT', 'rt+jwt', 'at+jwt'))
-    .map(([name, value]): Mutation => (h) => void (h[name] = value)),
-  fc.tuple(fc.constantFrom('crit', 'b64', 'kid', 'jku'), fc.oneof(fc.constant(['exp']), fc.constant(false), odd))
-    .map(([name, value]): Mutation => (h) => void (h[name] = value)),
-  fc.tuple(fc.constantFrom('iss', 'aud', 'sub', 'sid', 'jti'), text('', 'a\u0000b', 'a\ud800', 'https://evil.test', 'other', TOKEN_SETTINGS.audience))
-    .map(([name, value]): Mutation => (_, p) => void (p[name] = name === 'aud' && value === TOKEN_SETTINGS.audience ? [value] : value)),
-  fc.tuple(fc.constantFrom('iat', 'nbf', 'exp'), time).map(([name, value]): Mutation => (_, p) => void (p[name] = value)),
-  fc.constantFrom('alg', 'typ').map((name): Mutation => (h) => void delete h[name]),
-  fc.constantFrom('iss', 'aud', 'sub', 'sid', 'jti', 'iat', 'nbf', 'exp').map((name): Mutation => (_, p) => void delete p[name]),
-  fc.tuple(fc.constantFrom('__proto__', 'constructor', 'typ', 'scope'), odd).map(([name, value]): Mutation => (_, p) => void Object.defineProperty(p, name, { value, enumerable: true, configurable: true, writable: true })),
+  fc.tuple(fc.constantFrom('alg', 'typ'), text('none', 'HS384', 'RS256', 'hs256', '', 'AT+JWT', 'application/at+jwt', 'JWT', 'rt+jwt', 'at+jwt')).map(
+    ([name, value]): Mutation =>
+      (h) =>
+        void (h[name] = value),
+  ),
+  fc.tuple(fc.constantFrom('crit', 'b64', 'kid', 'jku'), fc.oneof(fc.constant(['exp']), fc.constant(false), odd)).map(
+    ([name, value]): Mutation =>
+      (h) =>
+        void (h[name] = value),
+  ),
+  fc
+    .tuple(fc.constantFrom('iss', 'aud', 'sub', 'sid', 'jti'), text('', 'a\u0000b', 'a\ud800', 'https://evil.test', 'other', TOKEN_SETTINGS.audience))
+    .map(
+      ([name, value]): Mutation =>
+        (_, p) =>
+          void (p[name] = name === 'aud' && value === TOKEN_SETTINGS.audience ? [value] : value),
+    ),
+  fc.tuple(fc.constantFrom('iat', 'nbf', 'exp'), time).map(
+    ([name, value]): Mutation =>
+      (_, p) =>
+        void (p[name] = value),
+  ),
+  fc.constantFrom('alg', 'typ').map(
+    (name): Mutation =>
+      (h) =>
+        void delete h[name],
+  ),
+  fc.constantFrom('iss', 'aud', 'sub', 'sid', 'jti', 'iat', 'nbf', 'exp').map(
+    (name): Mutation =>
+      (_, p) =>
+        void delete p[name],
+  ),
+  fc.tuple(fc.constantFrom('__proto__', 'constructor', 'typ', 'scope'), odd).map(
+    ([name, value]): Mutation =>
+      (_, p) =>
+        void Object.defineProperty(p, name, { value, enumerable: true, configurable: true, writable: true }),
+  ),
 );
 
 /** A token of one kind that would verify, before its mutations: issued `age` seconds ago, living `life`. */
@@ -62,7 +94,16 @@ const validBase = fc
   .map(({ kind, age, life }) => {
     const iat = NOW_SECONDS - age;
     const header: Claims = { alg: 'HS256', typ: kind === 'access' ? 'at+jwt' : 'rt+jwt' };
-    const payload: Claims = { iss: TOKEN_SETTINGS.issuer, aud: TOKEN_SETTINGS.audience, sub: 'user-1', sid: 'session-1', jti: 'jti-1', iat, nbf: iat, exp: iat + life };
+    const payload: Claims = {
+      iss: TOKEN_SETTINGS.issuer,
+      aud: TOKEN_SETTINGS.audience,
+      sub: 'user-1',
+      sid: 'session-1',
+      jti: 'jti-1',
+      iat,
+      nbf: iat,
+      exp: iat + life,
+    };
     return { header, payload };
   });
 
@@ -78,11 +119,21 @@ const structuredJwt: fc.Arbitrary<JwtCase> = fc
     const headerPart = base64url(JSON.stringify(h));
     const payloadPart = base64url(encoding === 'json' ? JSON.stringify(p) : JSON.stringify(p).slice(1));
     const input = `${headerPart}.${payloadPart}`;
-    const sig = how === 'right' ? hmac(TOKEN_SETTINGS.secretKey, input) : how === 'wrong-key' ? hmac('another-secret-another-secret-another!', input) : how === 'empty' ? '' : 'AAAA';
+    const sig =
+      how === 'right'
+        ? hmac(TOKEN_SETTINGS.secretKey, input)
+        : how === 'wrong-key'
+          ? hmac('another-secret-another-secret-another!', input)
+          : how === 'empty'
+            ? ''
+            : 'AAAA';
     return { token: `${input}.${sig}`, header: h, payload: encoding === 'json' ? p : undefined, signedRight: how === 'right' && encoding === 'json' };
   });
 
-const segment = fc.oneof(fc.base64String({ maxLength: 40 }).map((b) => b.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')), fc.constantFrom('eyJ', 'eyJhbGciOiJub25lIn0', 'e30'));
+const segment = fc.oneof(
+  fc.base64String({ maxLength: 40 }).map((b) => b.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')),
+  fc.constantFrom('eyJ', 'eyJhbGciOiJub25lIn0', 'e30'),
+);
 
 /** Junk in the shape of a compact JWS: segments, dots, padding, odd characters, huge repeats. */
 const junkJwt: fc.Arbitrary<JwtCase> = grammarString({ tokens: segment, separators: ['.', '..', '=', ' ', '+', '/'] }).map((token) => ({

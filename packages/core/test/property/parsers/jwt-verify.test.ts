@@ -14,7 +14,10 @@ import { jwtCases, NOW_SECONDS, TOKEN_SETTINGS, type JwtCase } from './jwt-arbit
  */
 const RUNS = { full: 100_000, ci: 20_000 };
 const TYP: Readonly<Record<TokenKind, string>> = { access: 'at+jwt', refresh: 'rt+jwt' };
-const LIFETIME: Readonly<Record<TokenKind, number>> = { access: TOKEN_SETTINGS.accessTokenExpireSeconds, refresh: TOKEN_SETTINGS.refreshTokenExpireSeconds };
+const LIFETIME: Readonly<Record<TokenKind, number>> = {
+  access: TOKEN_SETTINGS.accessTokenExpireSeconds,
+  refresh: TOKEN_SETTINGS.refreshTokenExpireSeconds,
+};
 const DOCUMENTED = new Set(['invalid_token', 'expired_token', 'invalid_token_type']);
 const UNSAFE_TEXT = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -41,27 +44,38 @@ function acceptable(c: JwtCase, kind: TokenKind): string | null {
 }
 
 describe('compact JWT verification, generated tokens', () => {
-  it('accepts only what the contract allows, refuses with a documented code, and stays fast', async () => {
-    const inputs = fc.tuple(jwtCases, fc.constantFrom<TokenKind>('access', 'refresh'));
-    const seen = new Map<string, number>();
-    await fc.assert(
-      timedAsyncParserProperty(inputs, ([c, kind]) => tokens.verify(c.token, kind), ([c, kind], outcome) => {
-        const label = () => `${kind} ${c.token.slice(0, 300)} header=${JSON.stringify(c.header)} payload=${JSON.stringify(c.payload)}`;
-        const answer = outcome.ok ? 'accepted' : outcome.error instanceof SessauthError ? outcome.error.code : 'other';
-        seen.set(answer, (seen.get(answer) ?? 0) + 1);
-        if (outcome.ok) {
-          const why = acceptable(c, kind);
-          ensure(why === null, () => `accepted ${why}: ${label()}`);
-          return;
-        }
-        const error = outcome.error;
-        ensure(error instanceof SessauthError && DOCUMENTED.has(error.code), () => `threw ${describeThrow(error)} for ${label()}`);
-        ensure(error.status === (error.code === 'invalid_token_type' && kind === 'refresh' ? 400 : 401), () => `status ${error.status} for ${error.code}`);
-        if (error.code !== 'invalid_token') ensure(c.signedRight, () => `${error.code} for a token that is not ours: ${label()}`);
-      }),
-      fuzzParameters('verifyToken', RUNS),
-    );
-    // The generator reaches every answer, acceptance included: the property is not vacuous.
-    for (const answer of ['accepted', ...DOCUMENTED]) expect(seen.get(answer) ?? 0, answer).toBeGreaterThan(0);
-  }, fuzzTimeoutMs(RUNS));
+  it(
+    'accepts only what the contract allows, refuses with a documented code, and stays fast',
+    async () => {
+      const inputs = fc.tuple(jwtCases, fc.constantFrom<TokenKind>('access', 'refresh'));
+      const seen = new Map<string, number>();
+      await fc.assert(
+        timedAsyncParserProperty(
+          inputs,
+          ([c, kind]) => tokens.verify(c.token, kind),
+          ([c, kind], outcome) => {
+            const label = () => `${kind} ${c.token.slice(0, 300)} header=${JSON.stringify(c.header)} payload=${JSON.stringify(c.payload)}`;
+            const answer = outcome.ok ? 'accepted' : outcome.error instanceof SessauthError ? outcome.error.code : 'other';
+            seen.set(answer, (seen.get(answer) ?? 0) + 1);
+            if (outcome.ok) {
+              const why = acceptable(c, kind);
+              ensure(why === null, () => `accepted ${why}: ${label()}`);
+              return;
+            }
+            const error = outcome.error;
+            ensure(error instanceof SessauthError && DOCUMENTED.has(error.code), () => `threw ${describeThrow(error)} for ${label()}`);
+            ensure(
+              error.status === (error.code === 'invalid_token_type' && kind === 'refresh' ? 400 : 401),
+              () => `status ${error.status} for ${error.code}`,
+            );
+            if (error.code !== 'invalid_token') ensure(c.signedRight, () => `${error.code} for a token that is not ours: ${label()}`);
+          },
+        ),
+        fuzzParameters('verifyToken', RUNS),
+      );
+      // The generator reaches every answer, acceptance included: the property is not vacuous.
+      for (const answer of ['accepted', ...DOCUMENTED]) expect(seen.get(answer) ?? 0, answer).toBeGreaterThan(0);
+    },
+    fuzzTimeoutMs(RUNS),
+  );
 });

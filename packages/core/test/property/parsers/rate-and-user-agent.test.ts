@@ -16,7 +16,22 @@ const RUNS = { full: 100_000 };
  */
 const UA_RUNS = { full: 100_000, ci: 25_000 };
 const SETTING = 'JWT_LOGIN_THROTTLE_RATE';
-const WINDOWS: Readonly<Record<string, number>> = { s: 1, sec: 1, second: 1, seconds: 1, m: 60, min: 60, minute: 60, minutes: 60, h: 3600, hour: 3600, hours: 3600, d: 86_400, day: 86_400, days: 86_400 };
+const WINDOWS: Readonly<Record<string, number>> = {
+  s: 1,
+  sec: 1,
+  second: 1,
+  seconds: 1,
+  m: 60,
+  min: 60,
+  minute: 60,
+  minutes: 60,
+  h: 3600,
+  hour: 3600,
+  hours: 3600,
+  d: 86_400,
+  day: 86_400,
+  days: 86_400,
+};
 
 const rateText = grammarString({
   tokens: fc.oneof(
@@ -33,23 +48,34 @@ const rateInput: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 describe('throttle rate (parseRate), generated inputs', () => {
-  it('never throws anything but a SettingsError naming the setting, and answers only sane rates', () => {
-    fc.assert(
-      timedParserProperty(rateInput, (value) => parseRate(value as string, SETTING), (value, outcome) => {
-        const label = () => JSON.stringify(value);
-        if (!outcome.ok) {
-          const error = outcome.error;
-          ensure(error instanceof SettingsError && error.setting === SETTING && error.message.startsWith(SETTING), () => `threw ${describeThrow(error)} for ${label()}`);
-          return;
-        }
-        const rate = outcome.value;
-        if (rate === null) return ensure(value === '0', () => `disabled by ${label()}`);
-        ensure(Number.isSafeInteger(rate.limit) && rate.limit >= 1 && rate.limit <= 1e9, () => `limit ${rate.limit} from ${label()}`);
-        ensure(Object.values(WINDOWS).includes(rate.windowSec), () => `window ${rate.windowSec} from ${label()}`);
-      }),
-      fuzzParameters('parseRate', RUNS),
-    );
-  }, fuzzTimeoutMs(RUNS));
+  it(
+    'never throws anything but a SettingsError naming the setting, and answers only sane rates',
+    () => {
+      fc.assert(
+        timedParserProperty(
+          rateInput,
+          (value) => parseRate(value as string, SETTING),
+          (value, outcome) => {
+            const label = () => JSON.stringify(value);
+            if (!outcome.ok) {
+              const error = outcome.error;
+              ensure(
+                error instanceof SettingsError && error.setting === SETTING && error.message.startsWith(SETTING),
+                () => `threw ${describeThrow(error)} for ${label()}`,
+              );
+              return;
+            }
+            const rate = outcome.value;
+            if (rate === null) return ensure(value === '0', () => `disabled by ${label()}`);
+            ensure(Number.isSafeInteger(rate.limit) && rate.limit >= 1 && rate.limit <= 1e9, () => `limit ${rate.limit} from ${label()}`);
+            ensure(Object.values(WINDOWS).includes(rate.windowSec), () => `window ${rate.windowSec} from ${label()}`);
+          },
+        ),
+        fuzzParameters('parseRate', RUNS),
+      );
+    },
+    fuzzTimeoutMs(RUNS),
+  );
 
   it('reads back every well-formed "<count>/<unit>"', () => {
     const wellFormed = fc.tuple(fc.integer({ min: 1, max: 1e9 }), fc.mixedCase(fc.constantFrom(...Object.keys(WINDOWS))));
@@ -69,24 +95,31 @@ const SUMMARIES = new Set([...BROWSERS, ...SYSTEMS, ...BROWSERS.flatMap((b) => S
 const UNSAFE_STORED = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 describe('User-Agent (storedUserAgent, then describeUserAgent), generated inputs', () => {
-  it('stores a clean, bounded text, summarises it in the closed vocabulary, never throws, and stays fast', () => {
-    const login = (raw: string | undefined) => {
-      const stored = storedUserAgent(raw);
-      return { stored, browser: describeUserAgent(stored) };
-    };
-    fc.assert(
-      timedParserProperty(fc.option(userAgentValue, { nil: undefined }), login, (raw, outcome) => {
-        if (!outcome.ok) throw new Error(`threw ${describeThrow(outcome.error)} for ${JSON.stringify(raw)?.slice(0, 300)}`);
-        const { stored, browser } = outcome.value;
-        const label = () => JSON.stringify(raw)?.slice(0, 300);
-        if (stored !== null) {
-          ensure(stored !== '' && stored.length <= MAX_USER_AGENT_LENGTH && stored === stored.trim(), () => `stored ${JSON.stringify(stored)} from ${label()}`);
-          ensure(!UNSAFE_STORED.test(stored), () => `stored a control character or lone surrogate from ${label()}`);
-        }
-        ensure(browser === null || SUMMARIES.has(browser), () => `summary ${JSON.stringify(browser)} is outside the vocabulary, from ${label()}`);
-        if (stored === null) ensure(browser === null, () => `a summary without a User-Agent: ${browser}`);
-      }),
-      fuzzParameters('userAgent', UA_RUNS),
-    );
-  }, fuzzTimeoutMs(UA_RUNS));
+  it(
+    'stores a clean, bounded text, summarises it in the closed vocabulary, never throws, and stays fast',
+    () => {
+      const login = (raw: string | undefined) => {
+        const stored = storedUserAgent(raw);
+        return { stored, browser: describeUserAgent(stored) };
+      };
+      fc.assert(
+        timedParserProperty(fc.option(userAgentValue, { nil: undefined }), login, (raw, outcome) => {
+          if (!outcome.ok) throw new Error(`threw ${describeThrow(outcome.error)} for ${JSON.stringify(raw)?.slice(0, 300)}`);
+          const { stored, browser } = outcome.value;
+          const label = () => JSON.stringify(raw)?.slice(0, 300);
+          if (stored !== null) {
+            ensure(
+              stored !== '' && stored.length <= MAX_USER_AGENT_LENGTH && stored === stored.trim(),
+              () => `stored ${JSON.stringify(stored)} from ${label()}`,
+            );
+            ensure(!UNSAFE_STORED.test(stored), () => `stored a control character or lone surrogate from ${label()}`);
+          }
+          ensure(browser === null || SUMMARIES.has(browser), () => `summary ${JSON.stringify(browser)} is outside the vocabulary, from ${label()}`);
+          if (stored === null) ensure(browser === null, () => `a summary without a User-Agent: ${browser}`);
+        }),
+        fuzzParameters('userAgent', UA_RUNS),
+      );
+    },
+    fuzzTimeoutMs(UA_RUNS),
+  );
 });

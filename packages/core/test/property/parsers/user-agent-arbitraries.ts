@@ -17,11 +17,47 @@ const REAL_AGENTS = [
 ];
 
 const fragments = fc.constantFrom(
-  'Mozilla/5.0', 'Windows NT 10.0', 'Win64', 'x64', 'Macintosh', 'Intel Mac OS X 10_15_7', 'iPhone', 'iPad', 'CPU iPhone OS 17_5 like Mac OS X',
-  'CPU OS 17_5 like Mac OS X', 'Linux', 'Android 14', 'SM-S918B', 'X11', 'CrOS x86_64 14541.0.0', 'AppleWebKit/537.36', '(KHTML, like Gecko)',
-  'Chrome/126.0.0.0', 'Mobile', 'Safari/537.36', 'Version/17.5', 'Firefox/128.0', 'Gecko/20100101', 'rv:128.0', 'Edg/126.0.2592.87',
-  'OPR/111.0.0.0', 'SamsungBrowser/25.0', 'CriOS/126.0', 'FxiOS/128.0', 'curl/8.5.0', 'Googlebot/2.1', 'HeadlessChrome/126.0.0.0',
-  'Electron/31.0.0', 'Vivaldi/6.7', 'YaBrowser/24.4', 'MSIE 10.0', 'Trident/7.0', 'KAIOS/2.5', 'Tizen 8.0', 'HarmonyOS', 'ArkWeb/4.1',
+  'Mozilla/5.0',
+  'Windows NT 10.0',
+  'Win64',
+  'x64',
+  'Macintosh',
+  'Intel Mac OS X 10_15_7',
+  'iPhone',
+  'iPad',
+  'CPU iPhone OS 17_5 like Mac OS X',
+  'CPU OS 17_5 like Mac OS X',
+  'Linux',
+  'Android 14',
+  'SM-S918B',
+  'X11',
+  'CrOS x86_64 14541.0.0',
+  'AppleWebKit/537.36',
+  '(KHTML, like Gecko)',
+  'Chrome/126.0.0.0',
+  'Mobile',
+  'Safari/537.36',
+  'Version/17.5',
+  'Firefox/128.0',
+  'Gecko/20100101',
+  'rv:128.0',
+  'Edg/126.0.2592.87',
+  'OPR/111.0.0.0',
+  'SamsungBrowser/25.0',
+  'CriOS/126.0',
+  'FxiOS/128.0',
+  'curl/8.5.0',
+  'Googlebot/2.1',
+  'HeadlessChrome/126.0.0.0',
+  'Electron/31.0.0',
+  'Vivaldi/6.7',
+  'YaBrowser/24.4',
+  'MSIE 10.0',
+  'Trident/7.0',
+  'KAIOS/2.5',
+  'Tizen 8.0',
+  'HarmonyOS',
+  'ArkWeb/4.1',
 );
 
 /**
@@ -34,7 +70,12 @@ export const userAgentValue: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .tuple(fc.constantFrom(...REAL_AGENTS), fc.nat(), fc.nat(), grammarString({ tokens: fragments, separators: [' ', '; ', '/', '(', ')'], maxPieces: 4 }))
+      .tuple(
+        fc.constantFrom(...REAL_AGENTS),
+        fc.nat(),
+        fc.nat(),
+        grammarString({ tokens: fragments, separators: [' ', '; ', '/', '(', ')'], maxPieces: 4 }),
+      )
       .map(([agent, from, to, splice]) => {
         const a = from % (agent.length + 1);
         const b = a + (to % (agent.length - a + 1));

@@ -33,7 +33,10 @@ export class Refresh extends SessionCommand {
 
 /** A consumed refresh token presented again: reuse, which revokes the whole session. */
 export class Replay extends SessionCommand {
-  constructor(ref: number, private readonly tokenRef: number) {
+  constructor(
+    ref: number,
+    private readonly tokenRef: number,
+  ) {
     super(ref);
   }
   override check(m: Readonly<SessionModel>): boolean {
@@ -50,7 +53,10 @@ export class Replay extends SessionCommand {
 
 /** The guard of a host route with one of the session's access tokens (old ones live until their exp). */
 export class Guard extends SessionCommand {
-  constructor(ref: number, private readonly tokenRef: number) {
+  constructor(
+    ref: number,
+    private readonly tokenRef: number,
+  ) {
     super(ref);
   }
   protected async step(m: SessionModel, r: SessionSystem, { ms, rs, index }: ReturnType<typeof pick>): Promise<void> {
@@ -66,7 +72,10 @@ export class Guard extends SessionCommand {
 
 /** A token of the other kind: refresh with an access token (400), the guard with a refresh token (401). */
 export class CrossKind extends SessionCommand {
-  constructor(ref: number, private readonly where: 'refresh' | 'guard') {
+  constructor(
+    ref: number,
+    private readonly where: 'refresh' | 'guard',
+  ) {
     super(ref);
   }
   protected async step(_m: SessionModel, r: SessionSystem, { rs, index }: ReturnType<typeof pick>): Promise<void> {
@@ -85,7 +94,8 @@ export class ListSessions extends AuthenticatedCommand {
     if (refused !== null) return;
     const expected = model.listSessions(m, ms).map((s) => ({ id: r.sessions[m.sessions.indexOf(s)]!.sid, is_current: s === ms }));
     const actual = (answer.json as Array<{ id: string; is_current: boolean }>).map(({ id, is_current }) => ({ id, is_current }));
-    if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`list by #${index}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+    if (JSON.stringify(actual) !== JSON.stringify(expected))
+      throw new Error(`list by #${index}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
   }
   toString(): string {
     return `list(${this.ref})`;
@@ -94,7 +104,10 @@ export class ListSessions extends AuthenticatedCommand {
 
 /** DELETE of a session (any user's), of an unknown id, or of a malformed one. */
 export class DeleteSession extends AuthenticatedCommand {
-  constructor(ref: number, private readonly target: number | 'unknown' | 'malformed') {
+  constructor(
+    ref: number,
+    private readonly target: number | 'unknown' | 'malformed',
+  ) {
     super(ref);
   }
   protected async call(m: SessionModel, r: SessionSystem, { ms, rs, index }: ReturnType<typeof pick>, refused: model.Expected | null): Promise<void> {
@@ -110,7 +123,10 @@ export class DeleteSession extends AuthenticatedCommand {
 }
 
 export class Logout extends AuthenticatedCommand {
-  constructor(ref: number, private readonly all: boolean) {
+  constructor(
+    ref: number,
+    private readonly all: boolean,
+  ) {
     super(ref);
   }
   protected async call(m: SessionModel, r: SessionSystem, { ms, rs, index }: ReturnType<typeof pick>, refused: model.Expected | null): Promise<void> {
@@ -124,4 +140,3 @@ export class Logout extends AuthenticatedCommand {
     return `${this.all ? 'logoutAll' : 'logout'}(${this.ref})`;
   }
 }
-

@@ -19,7 +19,9 @@ export async function checkStore(m: SessionModel, r: SessionSystem): Promise<voi
     const record = await r.store.findSession(r.sessions[i]!.sid);
     if (record === null) throw new Error(`session #${i} is gone from the store`);
     if ((record.expiredAt !== null) !== m.sessions[i]!.revoked) {
-      throw new Error(`session #${i}: the store says ${record.expiredAt === null ? 'live' : 'revoked'}, the model ${m.sessions[i]!.revoked ? 'revoked' : 'live'}`);
+      throw new Error(
+        `session #${i}: the store says ${record.expiredAt === null ? 'live' : 'revoked'}, the model ${m.sessions[i]!.revoked ? 'revoked' : 'live'}`,
+      );
     }
   }
   for (const user of [0, 1]) {
@@ -51,4 +53,3 @@ export abstract class AuthenticatedCommand extends SessionCommand {
   /** `refused` is the authentication failure the model predicts, or null when it passes. */
   protected abstract call(m: SessionModel, r: SessionSystem, chosen: ReturnType<typeof pick>, refused: Expected | null): Promise<void>;
 }
-

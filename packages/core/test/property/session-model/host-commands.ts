@@ -5,7 +5,11 @@ import type { SessionSystem } from './session-system.js';
 
 /** The host's server-side invalidate-all, after a password change or on its own. */
 export class InvalidateAll implements Command {
-  constructor(private readonly user: number, private readonly changesPassword: boolean, private readonly invalidates: boolean) {}
+  constructor(
+    private readonly user: number,
+    private readonly changesPassword: boolean,
+    private readonly invalidates: boolean,
+  ) {}
   check(): boolean {
     return this.invalidates || this.changesPassword;
   }
@@ -41,4 +45,3 @@ export class AdvanceClock implements Command {
     return `advance(${this.seconds}s)`;
   }
 }
-

@@ -26,6 +26,6 @@ export function sessionCommands(maxCommands: number): fc.Arbitrary<Iterable<Comm
       fc.tuple(user, fc.boolean(), fc.boolean()).map(([u, change, invalidate]) => new InvalidateAll(u, change, invalidate)),
       fc.constantFrom(1, 1, 5, 30, 59, 61, 120, 299, 301, 399, 401, 3600).map((seconds) => new AdvanceClock(seconds)),
     ],
-    { maxCommands, size: "max" },
+    { maxCommands, size: 'max' },
   );
 }

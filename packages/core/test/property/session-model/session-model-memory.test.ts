@@ -7,7 +7,11 @@ import { checkSessionModel } from './check-session-model.js';
 const RUNS = { full: 400 };
 
 describe('session state machine against the reference model (memory store)', () => {
-  it('answers every generated sequence as the model does, and the store agrees after every step', async () => {
-    await checkSessionModel('session-model/memory', () => new MemorySessionStore(), RUNS);
-  }, fuzzTimeoutMs(RUNS));
+  it(
+    'answers every generated sequence as the model does, and the store agrees after every step',
+    async () => {
+      await checkSessionModel('session-model/memory', () => new MemorySessionStore(), RUNS);
+    },
+    fuzzTimeoutMs(RUNS),
+  );
 });

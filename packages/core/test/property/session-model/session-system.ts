@@ -30,7 +30,12 @@ let systems = 0;
 /** A fresh engine and users; the users' ids are new each time, so runs may share one database. */
 export async function newSessionSystem(store: SessionStore, settings: ModelSettings, startMs: number): Promise<SessionSystem> {
   const run = `${process.pid}-${(systems += 1)}-${Math.random().toString(36).slice(2, 8)}`;
-  const users: PropertyUser[] = ['alice', 'bob'].map((name) => ({ id: `${name}-${run}`, username: `${name}-${run}`, password: `${name}-pw`, stamp: `${name}-stamp-0` }));
+  const users: PropertyUser[] = ['alice', 'bob'].map((name) => ({
+    id: `${name}-${run}`,
+    username: `${name}-${run}`,
+    password: `${name}-pw`,
+    stamp: `${name}-stamp-0`,
+  }));
   const clock = new ManualClock(startMs);
   const auth = await createPropertyEngine({
     store,

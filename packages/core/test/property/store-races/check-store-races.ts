@@ -10,7 +10,8 @@ let users = 0;
 function revokedTarget(event: RaceEvent): boolean {
   const { op, outcome } = event;
   if (op.kind === 'expire') return outcome === true;
-  if (op.kind === 'rotate' && typeof outcome === 'object' && 'status' in outcome) return outcome.status === 'reused' || outcome.status === 'security_changed';
+  if (op.kind === 'rotate' && typeof outcome === 'object' && 'status' in outcome)
+    return outcome.status === 'reused' || outcome.status === 'security_changed';
   return false;
 }
 
@@ -57,7 +58,9 @@ export async function checkStoreRaces(name: string, store: () => SessionStore, c
 
       const failures = events.filter((e) => typeof e.outcome === 'object' && 'error' in e.outcome);
       if (failures.length > 0) throw new Error(`a store call failed: ${JSON.stringify(failures[0])}`);
-      const wins = events.filter((e) => e.op.kind === 'rotate' && typeof e.outcome === 'object' && 'status' in e.outcome && e.outcome.status === 'consumed');
+      const wins = events.filter(
+        (e) => e.op.kind === 'rotate' && typeof e.outcome === 'object' && 'status' in e.outcome && e.outcome.status === 'consumed',
+      );
       if (wins.length > 1) throw new Error(`${wins.length} rotations of one jti won`);
       const revokedAt = Math.min(...events.filter(revokedTarget).map((e) => e.endedAt));
       const lateWin = wins.find((win) => win.startedAt > revokedAt);

@@ -9,7 +9,14 @@ export type RaceOperation =
   | { readonly kind: 'create' };
 
 export const raceOperation: fc.Arbitrary<RaceOperation> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('rotate' as const), presented: fc.constantFrom('live' as const, 'live' as const, 'stale' as const), stamp: fc.constantFrom('same' as const, 'same' as const, 'same' as const, 'changed' as const) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('rotate' as const),
+      presented: fc.constantFrom('live' as const, 'live' as const, 'stale' as const),
+      stamp: fc.constantFrom('same' as const, 'same' as const, 'same' as const, 'changed' as const),
+    }),
+  },
   { weight: 2, arbitrary: fc.constant({ kind: 'expire' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'expireAll' as const }) },
   { weight: 3, arbitrary: fc.constant({ kind: 'create' as const }) },

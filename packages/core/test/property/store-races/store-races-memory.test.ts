@@ -7,7 +7,11 @@ import { checkStoreRaces } from './check-store-races.js';
 const RUNS = { full: 1000 };
 
 describe('store races under fc.scheduler (memory store)', () => {
-  it('rotates a jti at most once, never after a revocation was answered, and keeps the login cap', async () => {
-    await checkStoreRaces('store-races/memory', () => new MemorySessionStore(), RUNS);
-  }, fuzzTimeoutMs(RUNS));
+  it(
+    'rotates a jti at most once, never after a revocation was answered, and keeps the login cap',
+    async () => {
+      await checkStoreRaces('store-races/memory', () => new MemorySessionStore(), RUNS);
+    },
+    fuzzTimeoutMs(RUNS),
+  );
 });
