@@ -3,9 +3,8 @@ import { SessauthError } from '../errors/sessauth-error.js';
 import { clearRefreshCookie, usesRefreshCookie } from '../http/auth-cookies.js';
 import { emptyResponse } from '../http/response.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
-import { authenticate } from '../session/authenticate.js';
+import { authenticateRequest } from '../session/authenticate.js';
 import { revokeSession } from '../session/revoke-session.js';
-import { authorizationOf } from './authorization-of.js';
 
 /**
  * DELETE /auth/sessions/{id}/: revoke one of the caller's own active sessions.
@@ -14,7 +13,7 @@ import { authorizationOf } from './authorization-of.js';
  * authentication. Revoking the current session is a logout, cookie clearing included.
  */
 export async function deleteSessionRoute<U>(engine: Engine<U>, request: SessauthRequest, sessionId: string): Promise<SessauthResponse> {
-  const { session } = await authenticate(engine, authorizationOf(request));
+  const { session } = await authenticateRequest(engine, request);
   if (!(await revokeSession(engine, session.userId, sessionId, 'delete'))) throw new SessauthError('session_not_found', { status: 404 });
   const clearsCookie = sessionId === session.id && usesRefreshCookie(engine.options);
   return emptyResponse(clearsCookie ? { setCookies: [clearRefreshCookie(engine.options)] } : {});

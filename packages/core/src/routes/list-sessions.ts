@@ -1,14 +1,13 @@
 import type { Engine } from '../engine.js';
 import { jsonResponse } from '../http/response.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
-import { authenticate } from '../session/authenticate.js';
+import { authenticateRequest } from '../session/authenticate.js';
 import { listUserSessions } from '../session/list-user-sessions.js';
 import { toPublicSession } from '../session/to-public-session.js';
-import { authorizationOf } from './authorization-of.js';
 
 /** GET /auth/sessions/: the caller's active sessions (idle ones left out), newest first, "this device" marked. */
 export async function listSessionsRoute<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
-  const { session } = await authenticate(engine, authorizationOf(request));
+  const { session } = await authenticateRequest(engine, request);
   const sessions = await listUserSessions(engine, session.userId);
   return jsonResponse(
     200,

@@ -2,13 +2,12 @@ import type { Engine } from '../engine.js';
 import { clearRefreshCookie, usesRefreshCookie } from '../http/auth-cookies.js';
 import { emptyResponse } from '../http/response.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
-import { authenticate } from '../session/authenticate.js';
+import { authenticateRequest } from '../session/authenticate.js';
 import { endAllSessions } from '../session/end-all-sessions.js';
-import { authorizationOf } from './authorization-of.js';
 
 /** POST /auth/logout/all/: expire every active session of the caller in one bulk update. */
 export async function logoutAllRoute<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
-  const { session } = await authenticate(engine, authorizationOf(request));
+  const { session } = await authenticateRequest(engine, request);
   await endAllSessions(engine, session.userId, 'logout_all');
   return emptyResponse(usesRefreshCookie(engine.options) ? { setCookies: [clearRefreshCookie(engine.options)] } : {});
 }

@@ -3,11 +3,10 @@ import { SessauthError } from '../errors/sessauth-error.js';
 import { assertJsonContentType, readJsonObject } from '../http/read-json-body.js';
 import { jsonResponse } from '../http/response.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
-import { authenticate } from '../session/authenticate.js';
+import { authenticateRequest } from '../session/authenticate.js';
 import { isActive, isIdle } from '../session/session-state.js';
 import { sessionNameOf } from '../session/session-name.js';
 import { toPublicSession } from '../session/to-public-session.js';
-import { authorizationOf } from './authorization-of.js';
 
 // The shape of every id the core mints (base64url); anything else cannot be a session.
 const SESSION_ID_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
@@ -20,7 +19,7 @@ const SESSION_ID_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
  * Bearer-authenticated like DELETE: cookies are not read, so no CSRF check applies.
  */
 export async function renameSessionRoute<U>(engine: Engine<U>, request: SessauthRequest, sessionId: string): Promise<SessauthResponse> {
-  const { session } = await authenticate(engine, authorizationOf(request));
+  const { session } = await authenticateRequest(engine, request);
   assertJsonContentType(request);
   const name = sessionNameOf(await readJsonObject(request, engine.options.maxBodyBytes));
   const now = engine.clock.now();

@@ -1,5 +1,7 @@
 import type { Engine } from '../engine.js';
 import { SessauthError } from '../errors/sessauth-error.js';
+import { headerValues } from '../http/request-headers.js';
+import type { SessauthRequest } from '../http/sessauth-request.js';
 import type { AuthContext, AuthenticateInput } from '../sessauth.js';
 import { constantTimeEqual } from '../text/constant-time-equal.js';
 import { isActive, isIdle } from './session-state.js';
@@ -51,4 +53,9 @@ function touchIfDue<U>(engine: Engine<U>, sessionId: string, lastActivityAt: Dat
   engine.store.touchSession(sessionId, now).catch((error: unknown) => {
     engine.logger.warn('touch_session_failed', { error: error instanceof Error ? error.name : 'unknown' });
   });
+}
+
+/** The guard of the endpoints that take a Bearer token (the list, DELETE, PATCH, the logouts). */
+export function authenticateRequest<U>(engine: Engine<U>, request: SessauthRequest): Promise<AuthContext<U>> {
+  return authenticate(engine, { authorization: headerValues(request.headers, 'authorization') });
 }
