@@ -123,8 +123,8 @@ export const ADAPTER_TEST_IDS = [
   'geolocation/failure',
   // faults-suite.ts
   'faults/store-down',
-  'faults/limiter-down',
   'faults/store-budget',
+  'faults/limiter-down',
   // hostile-input-suite.ts
   'hostile/login-bodies',
   'hostile/non-utf8',
