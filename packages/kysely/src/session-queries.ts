@@ -31,7 +31,7 @@ export interface SessionQueries {
  * Named, not `*`: a prepared statement's result shape must not change when a
  * later migration adds a column (PostgreSQL: "cached plan must not change result type").
  */
-const SESSION_COLUMNS = [
+export const SESSION_COLUMNS = [
   'id',
   'user_id',
   'refresh_jti',

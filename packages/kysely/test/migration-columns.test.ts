@@ -5,6 +5,7 @@ import { resolveDialect } from '../src/dialects/resolve-dialect.js';
 import { migrateToLatest, type DialectName } from '../src/index.js';
 import { expectedTables, MIGRATION_COLUMNS } from '../src/migrations/migration-columns.js';
 import { tableNames } from '../src/schema.js';
+import { SESSION_COLUMNS } from '../src/session-queries.js';
 import { ALL_TARGETS, type TestDatabase } from './support/test-databases.js';
 
 async function columnsOf(db: Kysely<unknown>, dialect: DialectName, table: string): Promise<string[]> {
@@ -62,3 +63,12 @@ for (const target of ALL_TARGETS) {
     });
   });
 }
+
+describe('the columns the session queries read', () => {
+  it('are the session columns of every migration, in migration order (one list cannot drift from the other)', () => {
+    const fromMigrations = Object.values(MIGRATION_COLUMNS).flatMap((entries) =>
+      entries.filter((entry) => entry.table === 'session').flatMap((entry) => entry.columns),
+    );
+    expect([...SESSION_COLUMNS]).toEqual(fromMigrations);
+  });
+});

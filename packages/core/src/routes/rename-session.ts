@@ -4,12 +4,10 @@ import { assertJsonContentType, readJsonObject } from '../http/read-json-body.js
 import { jsonResponse } from '../http/response.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
 import { authenticateRequest } from '../session/authenticate.js';
+import { isSessionIdShape } from '../session/revoke-session.js';
 import { isActive, isIdle } from '../session/session-state.js';
 import { sessionNameOf } from '../session/session-name.js';
 import { toPublicSession } from '../session/to-public-session.js';
-
-// The shape of every id the core mints (base64url); anything else cannot be a session.
-const SESSION_ID_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
 
 /**
  * PATCH /auth/sessions/{id}/ `{"name": "Work laptop"}`: names one of the caller's own active
@@ -25,7 +23,7 @@ export async function renameSessionRoute<U>(engine: Engine<U>, request: Sessauth
   const now = engine.clock.now();
   // Read first so an idle session (over for the guard and the list) is not renamed; the
   // store's own check then settles a revocation racing with this request.
-  const target = SESSION_ID_SHAPE.test(sessionId) ? await engine.store.findSession(sessionId) : null;
+  const target = isSessionIdShape(sessionId) ? await engine.store.findSession(sessionId) : null;
   const renameable =
     target !== null && target.userId === session.userId && isActive(target, now) && !isIdle(target, now, engine.options.sessionIdleSeconds);
   if (!renameable || !(await engine.store.renameSession(sessionId, session.userId, name, now))) {
