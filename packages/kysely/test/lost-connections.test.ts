@@ -39,7 +39,7 @@ for (const target of PROXIED_TARGETS) {
 
     it('a connection reset while a refresh waits on a row lock fails that call; the process and the pool live on', async (test) => {
       const db = database;
-      if (db === null) return test.skip();
+      if (db === null) return test.skip('its server is unreachable (named in the skip line above)');
       const session = await fresh(db);
       const locked = deferred();
       const release = deferred();
@@ -71,7 +71,7 @@ for (const target of PROXIED_TARGETS) {
 
     it('a silent database (partition): every call ends within its deadline; after the heal every connection serves', async (test) => {
       const db = database;
-      if (db === null) return test.skip();
+      if (db === null) return test.skip('its server is unreachable (named in the skip line above)');
       const session = await fresh(db);
       await everyConnectionServes(db, session.id);
       await db.proxy.setMode({ kind: 'blackhole' });
@@ -90,7 +90,7 @@ for (const target of PROXIED_TARGETS) {
 
     it('refused connections: calls fail with StoreUnavailableError, and serve again once the server is back', async (test) => {
       const db = database;
-      if (db === null) return test.skip();
+      if (db === null) return test.skip('its server is unreachable (named in the skip line above)');
       const session = await fresh(db);
       await db.proxy.setMode({ kind: 'refuse' });
       db.proxy.resetAll();
@@ -105,7 +105,7 @@ for (const target of PROXIED_TARGETS) {
 
     it('a rotation whose acknowledgement is lost committed once: the old jti is then a replay, the new one works', async (test) => {
       const db = database;
-      if (db === null) return test.skip();
+      if (db === null) return test.skip('its server is unreachable (named in the skip line above)');
       const session = await fresh(db);
       await everyConnectionServes(db, session.id);
       const nextJti = randomHex();

@@ -37,7 +37,7 @@ for (const target of ALL_TARGETS) {
     };
 
     it('is idempotent: a second and a concurrent run apply nothing and change nothing', async (test) => {
-      if (database === null) return test.skip();
+      if (database === null) return test.skip('its server is unreachable (named in the skip line above)');
       const { db, tableName, rateLimitTableName } = ready();
       const before = await indexNamesOf(ready(), tableName);
       const again = await Promise.all([
@@ -49,7 +49,7 @@ for (const target of ALL_TARGETS) {
     });
 
     it('two processes migrating a fresh database at once: one applies, the other waits and applies nothing', async (test) => {
-      if (database === null) return test.skip();
+      if (database === null) return test.skip('its server is unreachable (named in the skip line above)');
       const { db, tableName } = ready();
       const fresh = { tableName: `${tableName}_f`, rateLimitTableName: `${tableName}_frl` };
       try {
@@ -65,7 +65,7 @@ for (const target of ALL_TARGETS) {
     });
 
     it('0003-session-name adds a nullable name to a schema at 0002: existing sessions read as unnamed and can be named', async (test) => {
-      if (database === null) return test.skip();
+      if (database === null) return test.skip('its server is unreachable (named in the skip line above)');
       const { db, tableName } = ready();
       const fresh = { tableName: `${tableName}_n`, rateLimitTableName: `${tableName}_nrl` };
       const names = tableNames(fresh.tableName, fresh.rateLimitTableName);
@@ -100,7 +100,7 @@ for (const target of ALL_TARGETS) {
     });
 
     it('creates the indexes that serve the hot queries', async (test) => {
-      if (database === null) return test.skip();
+      if (database === null) return test.skip('its server is unreachable (named in the skip line above)');
       const { tableName, rateLimitTableName } = ready();
       const names = await indexNamesOf(ready(), tableName);
       for (const suffix of ['user_active_idx', 'expired_at_idx', 'expires_at_idx', 'created_id_idx']) {
@@ -110,7 +110,7 @@ for (const target of ALL_TARGETS) {
     });
 
     it("keeps its bookkeeping apart from the host app's own Migrator", async (test) => {
-      if (database === null) return test.skip();
+      if (database === null) return test.skip('its server is unreachable (named in the skip line above)');
       const { db, tableName, rateLimitTableName } = ready();
       const appTable = `${tableName}_app`;
       const appMigrator = new Migrator({
@@ -143,7 +143,7 @@ for (const target of ALL_TARGETS) {
     });
 
     it.runIf(target.dialect === 'mysql')('MySQL tables are utf8mb4 with a binary collation', async (test) => {
-      if (database === null) return test.skip();
+      if (database === null) return test.skip('its server is unreachable (named in the skip line above)');
       const { db, tableName } = ready();
       const result = await sql<{ collation: string }>`select table_collation as collation from information_schema.tables
         where table_schema = database() and table_name in (${tableName}, ${`${tableName}_user_lock`})`.execute(db);

@@ -30,7 +30,7 @@ describe('withStatementCache (SQLite)', () => {
 describe('withNamedStatements (PostgreSQL)', () => {
   it('runs the hot statements as named prepared statements, and nothing else', async (test) => {
     const opened = await reachService('PostgreSQL 127.0.0.1:5432', () => openKyselyFromUrl(POSTGRES_URL, { poolSize: 1 }));
-    if (opened === null) return test.skip();
+    if (opened === null) return test.skip('its server is unreachable (named in the skip line above)');
     const tableName = `sessauth_named_${randomBytes(4).toString('hex')}`;
     try {
       await migrateToLatest(opened.db, { tableName, rateLimitTableName: `${tableName}_rl` });

@@ -19,7 +19,7 @@ for (const target of ALL_TARGETS) {
     });
 
     it('matches ids, user ids and jtis byte for byte: a trailing space is another value', async (test) => {
-      if (database === null) return test.skip();
+      if (database === null) return test.skip('its server is unreachable (named in the skip line above)');
       const session = newSessionFixture();
       await store.createSession({ session, maxActiveSessions: 5 });
       expect(await store.findSession(`${session.id} `)).toBeNull();
@@ -38,7 +38,7 @@ for (const target of ALL_TARGETS) {
     });
 
     it('purges in batches: more rows than one batch are all deleted and counted once', async (test) => {
-      if (database === null) return test.skip();
+      if (database === null) return test.skip('its server is unreachable (named in the skip line above)');
       const userId = `user-${randomHex(8)}`;
       const base = Date.now() - 60_000;
       const sessions = Array.from({ length: 10 }, (_, i) => newSessionFixture({ userId, createdAt: new Date(base + i) }));
@@ -49,7 +49,7 @@ for (const target of ALL_TARGETS) {
     });
 
     it('touchSession never moves activity backwards', async (test) => {
-      if (database === null) return test.skip();
+      if (database === null) return test.skip('its server is unreachable (named in the skip line above)');
       const session = newSessionFixture();
       await store.createSession({ session, maxActiveSessions: 5 });
       const later = new Date(session.createdAt.getTime() + 120_000);
@@ -59,7 +59,7 @@ for (const target of ALL_TARGETS) {
     });
 
     it("a login older than the cap's active sessions is itself the oldest: stored revoked", async (test) => {
-      if (database === null) return test.skip();
+      if (database === null) return test.skip('its server is unreachable (named in the skip line above)');
       const userId = `user-${randomHex(8)}`;
       const base = Date.now();
       const newer = [1, 2].map((i) => newSessionFixture({ userId, createdAt: new Date(base + i * 1000) }));
@@ -72,7 +72,7 @@ for (const target of ALL_TARGETS) {
     });
 
     it('rate-limit keys are stored as SHA-256 digests, never as given', async (test) => {
-      if (database === null) return test.skip();
+      if (database === null) return test.skip('its server is unreachable (named in the skip line above)');
       const limiter = new KyselyRateLimitStore(database.db, { tableName: database.rateLimitTableName });
       const key = `login:ip:203.0.113.${randomHex(1)}:alice-${randomHex(4)}`;
       await limiter.hit(key, 60, new Date());
@@ -83,7 +83,7 @@ for (const target of ALL_TARGETS) {
     });
 
     it('rate-limit purge deletes ended windows only', async (test) => {
-      if (database === null) return test.skip();
+      if (database === null) return test.skip('its server is unreachable (named in the skip line above)');
       const limiter = new KyselyRateLimitStore(database.db, { tableName: database.rateLimitTableName, purgeBatchSize: 2 });
       const now = Date.now();
       const ended = Array.from({ length: 5 }, () => `ended-${randomHex(4)}`);

@@ -27,7 +27,7 @@ describe('RedisSessionStore on a real Redis: layout, TTLs, repair, scripts', () 
   });
 
   it('writes the documented keys, each with a TTL of its natural end plus the retention', async (test) => {
-    if (client === null) return test.skip();
+    if (client === null) return test.skip('its server is unreachable (named in the skip line above)');
     const session = newSessionFixture({ userId: 'a{b}c%' });
     await newStore().createSession({ session, maxActiveSessions: 5 });
     const hashKey = `${keyPrefix}{u:a%7Bb%7Dc%25}:s:${session.id}`;
@@ -47,7 +47,7 @@ describe('RedisSessionStore on a real Redis: layout, TTLs, repair, scripts', () 
   });
 
   it('shortens a revoked session to the retention window and drops it from the active index', async (test) => {
-    if (client === null) return test.skip();
+    if (client === null) return test.skip('its server is unreachable (named in the skip line above)');
     const session = newSessionFixture();
     await newStore().createSession({ session, maxActiveSessions: 5 });
     expect(await newStore().expireSession(session.id, session.userId, new Date())).toBe(true);
@@ -58,7 +58,7 @@ describe('RedisSessionStore on a real Redis: layout, TTLs, repair, scripts', () 
   });
 
   it('listing repairs an index entry whose hash is gone, in the same round trip', async (test) => {
-    if (client === null) return test.skip();
+    if (client === null) return test.skip('its server is unreachable (named in the skip line above)');
     const store = newStore();
     const [kept, lost] = [newSessionFixture(), newSessionFixture()];
     const userId = kept.userId;
@@ -75,7 +75,7 @@ describe('RedisSessionStore on a real Redis: layout, TTLs, repair, scripts', () 
   });
 
   it('reloads its scripts after SCRIPT FLUSH (NOSCRIPT), applying each change once', async (test) => {
-    if (client === null) return test.skip();
+    if (client === null) return test.skip('its server is unreachable (named in the skip line above)');
     const store = newStore();
     const session = newSessionFixture();
     await store.createSession({ session, maxActiveSessions: 5 });
@@ -96,7 +96,7 @@ describe('RedisSessionStore on a real Redis: layout, TTLs, repair, scripts', () 
   // kit's cross-instance cases (redis-conformance.test.ts) prove it on every store.
 
   it('a stale owner in the cache (id purged, then re-used by another user) falls back to the pointer', async (test) => {
-    if (client === null) return test.skip();
+    if (client === null) return test.skip('its server is unreachable (named in the skip line above)');
     const [cached, other] = [newStore(), newStore()];
     const session = newSessionFixture();
     await cached.createSession({ session, maxActiveSessions: 5 });
@@ -110,7 +110,7 @@ describe('RedisSessionStore on a real Redis: layout, TTLs, repair, scripts', () 
   });
 
   it("refuses an id that another user's session already holds, leaving that session alone", async (test) => {
-    if (client === null) return test.skip();
+    if (client === null) return test.skip('its server is unreachable (named in the skip line above)');
     const store = newStore();
     const session = newSessionFixture();
     await store.createSession({ session, maxActiveSessions: 5 });
@@ -121,13 +121,13 @@ describe('RedisSessionStore on a real Redis: layout, TTLs, repair, scripts', () 
   });
 
   it('rejects a malformed admin cursor with invalid_request, not a store fault', async (test) => {
-    if (client === null) return test.skip();
+    if (client === null) return test.skip('its server is unreachable (named in the skip line above)');
     const listing = newStore().listSessionsForAdmin({ now: new Date(), limit: 5, after: 'not a cursor!' });
     await expect(listing).rejects.toMatchObject({ code: 'invalid_request', status: 400 });
   });
 
   it('checkPersistence warns exactly when the server could lose an acknowledged write', async (test) => {
-    if (client === null) return test.skip();
+    if (client === null) return test.skip('its server is unreachable (named in the skip line above)');
     const warnings: string[] = [];
     const logger: Logger = { warn: (event) => warnings.push(event), error: () => undefined };
     const report = await new RedisSessionStore({ client: redis(), keyPrefix, logger }).checkPersistence();
@@ -140,7 +140,7 @@ describe('RedisSessionStore on a real Redis: layout, TTLs, repair, scripts', () 
   });
 
   it('the limiter keys its counter under the prefix with a TTL of one window', async (test) => {
-    if (client === null) return test.skip();
+    if (client === null) return test.skip('its server is unreachable (named in the skip line above)');
     const limiter = new RedisRateLimitStore({ client: redis(), keyPrefix });
     const now = new Date();
     const { count, resetAt } = await limiter.hit('login:198.51.100.1', 30, now);

@@ -42,7 +42,7 @@ describe.each(ADAPTERS)("the seed's browser flow from a plain page, %s example",
   });
 
   it('one GET /auth/csrf/, then login, five refreshes, the session list and logout: only 200s', async (test) => {
-    if (browser === null) return test.skip();
+    if (browser === null) return test.skip('Chromium is not installed (named in the skip line above)');
     const context = await browser.newContext();
     // The page lives on the example's origin (its cookies are first-party), served by this test.
     await context.route(`${server.origin}${SEED_FLOW_PAGE_PATH}`, (route) =>

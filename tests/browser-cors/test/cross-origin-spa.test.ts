@@ -62,7 +62,7 @@ describe.each(FRAMEWORKS)('an SPA on another origin, %s', (_, startApi) => {
   });
 
   it('runs csrf, login, refresh, sessions and logout with credentials: all 200, each POST after its preflight', async (test) => {
-    if (browser === null) return test.skip();
+    if (browser === null) return test.skip('Chromium is not installed (named in the skip line above)');
     const context = await browser.newContext();
     const loginCookies: Promise<string>[] = [];
     context.on('response', (response) => {
@@ -96,7 +96,7 @@ describe.each(FRAMEWORKS)('an SPA on another origin, %s', (_, startApi) => {
   });
 
   it('refuses a page on an origin the CORS layer does not list', async (test) => {
-    if (browser === null) return test.skip();
+    if (browser === null) return test.skip('Chromium is not installed (named in the skip line above)');
     const context = await browser.newContext();
     const page = await context.newPage();
     // 127.0.0.1 is another site than localhost: neither allowed by CORS nor trusted for CSRF.
