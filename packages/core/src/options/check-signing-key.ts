@@ -2,6 +2,7 @@ import { SettingsError } from '../errors/sessauth-error.js';
 import type { SigningAlgorithm } from './options.js';
 import { pemLabel, privateKeyProblem, publicKeyProblem } from './pem-hints.js';
 import { SETTING_NAMES } from './setting-names.js';
+import { nodeCrypto, type NodeCrypto, type NodeKeyObject as KeyObject } from '../runtime/node-crypto.js';
 
 type KeySetting = 'secretKey' | 'verifyingKey' | 'previousSecretKeys' | 'previousVerifyingKeys' | 'securityStampKey';
 const SECRET: KeySetting = 'secretKey';
@@ -23,26 +24,6 @@ const EC_CURVES: Readonly<Record<string, string>> = {
 };
 
 const MIN_RSA_BITS = 2048;
-
-/** The slice of node:crypto used here, typed by structure (core compiles without Node types). */
-interface KeyObject {
-  readonly asymmetricKeyType?: string;
-  readonly asymmetricKeyDetails?: { readonly modulusLength?: number; readonly namedCurve?: string };
-  export(options: { type: 'spki'; format: 'der' }): Uint8Array;
-}
-interface NodeCrypto {
-  createPrivateKey(pem: string): KeyObject;
-  createPublicKey(key: string | KeyObject): KeyObject;
-}
-
-/**
- * node:crypto, loaded lazily so the core still bundles for Web-Fetch runtimes without it
- * (there `importSigningKeys` proves the pair with a sign/verify probe instead).
- */
-function nodeCrypto(): NodeCrypto | undefined {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  return proc?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
-}
 
 export const SIGNING_ALGORITHMS: readonly SigningAlgorithm[] = [
   'HS256',

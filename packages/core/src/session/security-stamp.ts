@@ -1,25 +1,9 @@
+import { nodeCrypto, type NodeCrypto } from '../runtime/node-crypto.js';
+
 const encoder = new TextEncoder();
 
 /** Digests kept per process. A stamp maps to one digest forever, so the bound only caps memory. */
 const CACHE_LIMIT = 10_000;
-
-/** The slice of node:crypto used here, typed by structure (the core compiles without Node types). */
-interface NodeHmac {
-  update(data: string, encoding: 'utf8'): NodeHmac;
-  digest(encoding: 'base64url'): string;
-}
-interface NodeCrypto {
-  createHmac(algorithm: 'sha256', key: Uint8Array): NodeHmac;
-}
-
-/**
- * node:crypto, loaded lazily so the core still bundles for Web-Fetch runtimes without
- * it; there the digest goes through WebCrypto instead (same bytes, same result).
- */
-function nodeCrypto(): NodeCrypto | undefined {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  return proc?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
-}
 
 /**
  * The session keeps an HMAC of the user's security stamp, never the stamp itself:

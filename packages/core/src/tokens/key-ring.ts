@@ -14,7 +14,7 @@ import {
 } from 'jose';
 import { SettingsError } from '../errors/sessauth-error.js';
 import type { ResolvedOptions } from '../options/options.js';
-import { importSigningKeys } from './keys.js';
+import { importHmacKey, importSigningKeys } from './keys.js';
 
 /** One verifying key as published at `<prefix>/jwks.json`: public members only. */
 export interface PublicJwk {
@@ -43,6 +43,8 @@ export interface KeyRing {
   readonly getKey: JWTVerifyGetKey;
   /** Current and previous public keys for asymmetric algorithms; null for HMAC (nothing is public). */
   readonly jwks: PublicJwks | null;
+  /** HMAC only: every verifying key by its `kid`, current first. */
+  readonly hmacKeys: ReadonlyMap<string, CryptoKey | KeyLike> | null;
 }
 
 const HMAC_HASH: Readonly<Record<string, string>> = { HS256: 'SHA-256', HS384: 'SHA-384', HS512: 'SHA-512' };
@@ -82,15 +84,12 @@ export async function createKeyRing(options: ResolvedOptions): Promise<KeyRing> 
       return localSet(header, token);
     },
     jwks: Object.freeze({ keys: Object.freeze(keys) }),
+    hmacKeys: null,
   };
 }
 
 async function hmacRing(options: ResolvedOptions, signKey: CryptoKey | KeyLike, hash: string): Promise<KeyRing> {
-  const previous = await Promise.all(
-    options.previousSecretKeys.map((secret) =>
-      globalThis.crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash }, false, ['verify']),
-    ),
-  );
+  const previous = await Promise.all(options.previousSecretKeys.map((secret) => importHmacKey(secret, hash)));
   const secrets = [options.secretKey, ...options.previousSecretKeys];
   const kids = await Promise.all(secrets.map(hmacKid));
   const byKid = new Map<string, CryptoKey | KeyLike>(kids.map((kid, i) => [kid, i === 0 ? signKey : previous[i - 1]!]));
@@ -115,6 +114,7 @@ async function hmacRing(options: ResolvedOptions, signKey: CryptoKey | KeyLike, 
       throw error;
     },
     jwks: null,
+    hmacKeys: byKid,
   };
 }
 

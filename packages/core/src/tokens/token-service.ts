@@ -2,7 +2,9 @@ import { decodeProtectedHeader, errors, SignJWT, type JWTPayload } from 'jose';
 import type { Clock } from '../clock.js';
 import { IntegrationError, SessauthError } from '../errors/sessauth-error.js';
 import type { ResolvedOptions } from '../options/options.js';
+import { createHmacJwtVerifier } from './hmac-jwt-verifier.js';
 import { createKeyRing, verifyWithRing, type PublicJwks } from './key-ring.js';
+import { nodeCrypto } from '../runtime/node-crypto.js';
 import { randomId } from './random-id.js';
 import { hasUnstorableChar } from '../text/unsafe-text.js';
 
@@ -61,6 +63,8 @@ export async function createTokenService(options: ResolvedOptions, clock: Clock)
   // `kid` names the signing key; the previous keys still verify (see key-ring.ts).
   const ring = await createKeyRing(options);
   const { algorithm, issuer, audience } = options;
+  const hmacVerifier = ring.hmacKeys === null ? undefined : createHmacJwtVerifier(algorithm, ring.hmacKeys, nodeCrypto());
+  const requiredClaims = ['iss', 'aud', 'sub', 'iat', 'nbf', 'exp'];
   // The longest `exp - iat` we ever mint per kind: a well-signed token claiming more was not
   // minted under these settings (a leaked key, an old config), so it is refused on decode too.
   const longestLifetime: Readonly<Record<TokenKind, number>> = {
@@ -110,14 +114,16 @@ export async function createTokenService(options: ResolvedOptions, clock: Clock)
         ({
           payload,
           protectedHeader: { typ },
-        } = await verifyWithRing(token, ring, {
-          algorithms: [algorithm],
-          issuer,
-          audience,
-          currentDate: now,
-          clockTolerance: options.leewaySeconds,
-          requiredClaims: ['iss', 'aud', 'sub', 'iat', 'nbf', 'exp'],
-        }));
+        } = hmacVerifier
+          ? hmacVerifier(token, { issuer, audience, currentDate: now, clockTolerance: options.leewaySeconds, requiredClaims })
+          : await verifyWithRing(token, ring, {
+              algorithms: [algorithm],
+              issuer,
+              audience,
+              currentDate: now,
+              clockTolerance: options.leewaySeconds,
+              requiredClaims,
+            }));
       } catch (error) {
         throw verifyFailure(error, token, expected);
       }
