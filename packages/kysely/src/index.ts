@@ -14,6 +14,7 @@ export {
 export { guardMysqlPool, type MysqlConnectionLike, type MysqlPoolLike } from './pools/mysql-pool-guard.js';
 export { QueryDeadlineError } from './pools/query-deadline.js';
 export { withStatementCache, type SqliteDirectReads } from './dialects/sqlite-statement-cache.js';
+export type { DirectReads } from './dialects/direct-reads.js';
 export type { DialectName } from './dialects/sql-dialect.js';
 export {
   DEFAULT_SESSION_TABLE,

@@ -16,7 +16,7 @@ import { renameSession } from './rename-session.js';
 import { rotateRefresh } from './rotate-refresh.js';
 import { toRecord, type SessionRow } from './session-row.js';
 import { affectedRows, createStoreContext, type KyselyStoreOptions, type StoreContext } from './store-context.js';
-import { guard } from './store-guard.js';
+import { guard, guardRead } from './store-guard.js';
 import { verifySchema } from './verify-schema.js';
 
 export type { KyselyStoreOptions };
@@ -40,19 +40,23 @@ export class KyselySessionStore<DB = unknown> implements SessionStore {
     const query = this.#ctx.queries.findById.bind({ id });
     const direct = this.#ctx.directReads;
     if (direct !== undefined) {
-      // SQLite, no transaction open: one synchronous read that cannot hang, so no
-      // deadline timer on the hot path. A failure (SQLITE_BUSY, a missing table)
-      // takes the guarded path below, which retries or reports it.
+      let rows: ReturnType<typeof direct.readHot>;
       try {
-        const rows = direct.readHot(query.sql, query.parameters);
-        if (rows !== null) return Promise.resolve(firstRecord(rows));
+        rows = direct.readHot(query.sql, query.parameters);
       } catch {
-        // fall through
+        // SQLite: a synchronous failure (SQLITE_BUSY, a missing table) takes the
+        // guarded path below, which retries or reports it.
+        rows = null;
       }
+      // SQLite, no transaction open: one synchronous read that cannot hang, so no
+      // deadline timer on the hot path.
+      if (Array.isArray(rows)) return Promise.resolve(firstRecord(rows));
+      // PostgreSQL: the named statement on a pooled connection, under the call's deadline.
+      if (rows !== null) return guardRead('findSession', this.#ctx.policy, rows).then(firstRecord);
     }
     return guard('findSession', this.#ctx.policy, async () => {
-      const rows = direct?.readHot(query.sql, query.parameters) ?? (await this.#ctx.db.executeQuery(query)).rows;
-      return firstRecord(rows);
+      const hot = direct?.readHot(query.sql, query.parameters) ?? null;
+      return firstRecord(hot === null ? (await this.#ctx.db.executeQuery(query)).rows : await hot);
     });
   }
 

@@ -1,7 +1,8 @@
 import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
 import { withNamedStatements } from './dialects/postgres-named-statements.js';
 import type { DialectName } from './dialects/sql-dialect.js';
-import { withStatementCache, type SqliteDirectReads } from './dialects/sqlite-statement-cache.js';
+import type { DirectReads } from './dialects/direct-reads.js';
+import { withStatementCache } from './dialects/sqlite-statement-cache.js';
 import { guardMysqlPool } from './pools/mysql-pool-guard.js';
 import { guardPostgresPool } from './pools/postgres-pool-guard.js';
 import { operationTimeout } from './store-guard.js';
@@ -37,8 +38,8 @@ export interface OpenFromUrlOptions {
 export interface OpenedDatabase {
   readonly db: Kysely<unknown>;
   readonly dialect: DialectName;
-  /** SQLite with prepared statements: pass to `createKyselyStore` as `directReads`. */
-  readonly directReads: SqliteDirectReads | undefined;
+  /** With prepared statements (SQLite, PostgreSQL): pass to `createKyselyStore` as `directReads`. */
+  readonly directReads: DirectReads | undefined;
   /** The `operationTimeoutMs` in force: pass it on to the stores. */
   readonly operationTimeoutMs: number;
   /** Closes the pool (or the SQLite file). */
@@ -67,7 +68,7 @@ export async function openKyselyFromUrl(url: string, options: OpenFromUrlOptions
   const scheme = /^([a-z]+):/i.exec(url)?.[1]?.toLowerCase();
   let dialect: Dialect;
   let name: DialectName;
-  let directReads: SqliteDirectReads | undefined;
+  let directReads: DirectReads | undefined;
   if (scheme === 'postgres' || scheme === 'postgresql') {
     const pg = await loadDriver('pg', () => import('pg'));
     const Pool = pg.Pool ?? pg.default.Pool;
@@ -81,7 +82,9 @@ export async function openKyselyFromUrl(url: string, options: OpenFromUrlOptions
     // the next query fails instead and the store answers 503.
     pool.on('error', () => undefined);
     const guarded = guardPostgresPool(pool, { queryTimeoutMs: deadline });
-    dialect = new PostgresDialect({ pool: prepared ? withNamedStatements(guarded) : guarded });
+    const named = prepared ? withNamedStatements(guarded) : undefined;
+    directReads = named;
+    dialect = new PostgresDialect({ pool: named ?? guarded });
     name = 'postgres';
   } else if (scheme === 'mysql' || scheme === 'mariadb') {
     const mysql = await loadDriver('mysql2', () => import('mysql2'));

@@ -1,7 +1,7 @@
 import type { Kysely, QueryResult } from 'kysely';
 import { resolveDialect } from './dialects/resolve-dialect.js';
 import type { DialectName, SqlDialect } from './dialects/sql-dialect.js';
-import type { SqliteDirectReads } from './dialects/sqlite-statement-cache.js';
+import type { DirectReads } from './dialects/direct-reads.js';
 import { tableNames, type SessionDb, type TableNames } from './schema.js';
 import { prepareSessionQueries, type SessionQueries } from './session-queries.js';
 import { operationTimeout, type GuardPolicy } from './store-guard.js';
@@ -14,11 +14,13 @@ export interface KyselyStoreOptions {
   /** Rows per DELETE statement in `purgeExpired`. @default 1000 */
   purgeBatchSize?: number;
   /**
-   * SQLite only: the `withStatementCache` database given to the dialect. The read
-   * behind every authenticated request then runs its prepared statement directly
-   * when no transaction is open, without kysely's per-query connection lock.
+   * The `withStatementCache` database (SQLite) or `withNamedStatements` pool
+   * (PostgreSQL) given to the dialect (`openKyselyFromUrl` returns it). The read
+   * behind every authenticated request then runs its prepared statement below
+   * kysely: directly when no transaction is open (SQLite), on a pooled connection
+   * of its own (PostgreSQL).
    */
-  directReads?: SqliteDirectReads;
+  directReads?: DirectReads;
   /**
    * Upper bound of one store call, every statement and wait included; past it the
    * call rejects with `StoreUnavailableError` (503). Statements still on the wire
@@ -38,7 +40,7 @@ export interface StoreContext {
   readonly queries: SessionQueries;
   /** Rows deleted per DELETE statement of a purge. */
   readonly purgeBatchSize: number;
-  readonly directReads: SqliteDirectReads | undefined;
+  readonly directReads: DirectReads | undefined;
   /** The deadline of each call, and whether SQLITE_BUSY is retried within it. */
   readonly policy: GuardPolicy;
 }

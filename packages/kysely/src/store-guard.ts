@@ -41,11 +41,40 @@ export async function guard<T>(operation: string, policy: GuardPolicy, run: () =
   try {
     return await Promise.race([work, expired]);
   } catch (error) {
-    if (error instanceof SessauthError) throw error;
-    throw new StoreUnavailableError(`@sessauth/kysely: ${operation} failed`, { cause: error });
+    throw storeFailure(operation, error);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * `guard` for one read already under way below kysely (`DirectReads`): the same
+ * deadline and the same failure, without the retry loop (a read by primary key
+ * meets no lock conflict) and with one timer and no race, since it runs on every
+ * authenticated request.
+ */
+export function guardRead<T>(operation: string, policy: GuardPolicy, work: PromiseLike<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new StoreUnavailableError(`@sessauth/kysely: ${operation} timed out after ${policy.timeoutMs} ms`)),
+      policy.timeoutMs,
+    );
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(storeFailure(operation, error));
+      },
+    );
+  });
+}
+
+function storeFailure(operation: string, error: unknown): Error {
+  if (error instanceof SessauthError) return error;
+  return new StoreUnavailableError(`@sessauth/kysely: ${operation} failed`, { cause: error });
 }
 
 /**

@@ -23,7 +23,7 @@ describe('direct reads of findSession on SQLite', () => {
     const opened = await openKyselyFromUrl('sqlite::memory:');
     try {
       await migrateToLatest(opened.db);
-      const { reader, calls } = recording(opened.directReads!);
+      const { reader, calls } = recording(opened.directReads as SqliteDirectReads);
       const store = new KyselySessionStore(opened.db, { directReads: reader });
       const session = newSessionFixture();
       await store.createSession({ session, maxActiveSessions: 5 });

@@ -13,14 +13,24 @@ import type {
 
 type StoredSession = { -readonly [K in keyof SessionRecord]: SessionRecord[K] };
 
-/** A deep copy, so neither callers nor the store can change the other's objects. */
+/**
+ * A deep copy, so neither callers nor the store can change the other's objects. Field by
+ * field, one object shape: this runs on every guarded request, and a spread of the record
+ * cost several times more.
+ */
 function copy(record: SessionRecord): StoredSession {
   return {
-    ...record,
+    id: record.id,
+    userId: record.userId,
+    refreshJti: record.refreshJti,
+    securityStamp: record.securityStamp,
     createdAt: new Date(record.createdAt.getTime()),
     lastActivityAt: new Date(record.lastActivityAt.getTime()),
     expiresAt: new Date(record.expiresAt.getTime()),
     expiredAt: record.expiredAt === null ? null : new Date(record.expiredAt.getTime()),
+    ipAddress: record.ipAddress,
+    userAgent: record.userAgent,
+    browser: record.browser,
     location: record.location === null ? null : { ...record.location },
     name: record.name ?? null,
   };

@@ -82,11 +82,15 @@ export function createHmacJwtVerifier(
     if (header.alg !== algorithm) throw new errors.JOSEAlgNotAllowed('"alg" (Algorithm) Header Parameter value not allowed');
     const signingInput = token.slice(0, lastDot);
     const signature = buffer.from(token.slice(lastDot + 1), 'base64url');
-    const signedBy = (key: NodeKeyObject): boolean => {
+    let signed = false;
+    for (const key of candidates(header.kid)) {
       const mac = node.createHmac(hash, key).update(signingInput, 'utf8').digest();
-      return mac.length === signature.length && node.timingSafeEqual(mac, signature);
-    };
-    if (!candidates(header.kid).some(signedBy)) throw new errors.JWSSignatureVerificationFailed();
+      if (mac.length === signature.length && node.timingSafeEqual(mac, signature)) {
+        signed = true;
+        break;
+      }
+    }
+    if (!signed) throw new errors.JWSSignatureVerificationFailed();
     const payload = decodeJson(token.slice(firstDot + 1, lastDot));
     if (!isJsonObject(payload)) throw new errors.JWTInvalid('JWT Claims Set must be a top-level JSON object');
     checkClaims(payload, options);

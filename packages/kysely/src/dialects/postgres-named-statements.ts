@@ -1,6 +1,7 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import { createHash } from 'node:crypto';
 import { isHotStatement } from '../prepared-query.js';
+import type { DirectReads } from './direct-reads.js';
 
 /**
  * Optional PostgreSQL tuning: wraps the `pg` pool you give to kysely's
@@ -10,9 +11,13 @@ import { isHotStatement } from '../prepared-query.js';
  * `pool.query({ name, text, values })`. Every other query passes through as is.
  * Not for a PgBouncer in transaction mode older than 1.21 (it loses named statements).
  *
- * `new PostgresDialect({ pool: withNamedStatements(new pg.Pool(...)) })`
+ * The result is also the store's `directReads`: the guard's read then takes a pooled
+ * connection and runs its named statement without going through kysely.
+ *
+ * `const pool = withNamedStatements(new pg.Pool(...))`, `new PostgresDialect({ pool })`,
+ * `createKyselyStore(db, { directReads: pool })`
  */
-export function withNamedStatements(pool: PostgresPool): PostgresPool {
+export function withNamedStatements(pool: PostgresPool): PostgresPool & DirectReads {
   // One wrapper per client, so kysely sees the same connection again (its
   // `onCreateConnection` runs once per connection, not once per checkout).
   const wrappers = new WeakMap<PostgresPoolClient, PostgresPoolClient>();
@@ -27,16 +32,37 @@ export function withNamedStatements(pool: PostgresPool): PostgresPool {
       return wrapper;
     },
     end: () => pool.end(),
+    readHot: (sqlText, parameters) => (isHotStatement(sqlText) ? readRows(pool, namedQuery(sqlText, parameters)) : null),
   };
 }
 
-type QueryConfigClient = { query(config: { name: string; text: string; values: unknown[] }): Promise<unknown> };
+async function readRows(pool: PostgresPool, config: NamedQuery): Promise<unknown[]> {
+  const client = await pool.connect();
+  try {
+    return ((await (client as unknown as QueryConfigClient).query(config)) as { rows: unknown[] }).rows;
+  } finally {
+    client.release();
+  }
+}
+
+interface NamedQuery {
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
+const namedQuery = (text: string, parameters: ReadonlyArray<unknown> | undefined): NamedQuery => ({
+  name: statementName(text),
+  text,
+  values: [...(parameters ?? [])],
+});
+
+type QueryConfigClient = { query(config: NamedQuery): Promise<unknown> };
 
 function wrapClient(client: PostgresPoolClient): PostgresPoolClient {
   const query = (sqlOrCursor: unknown, parameters?: ReadonlyArray<unknown>): unknown => {
     if (typeof sqlOrCursor === 'string' && isHotStatement(sqlOrCursor)) {
-      const config = { name: statementName(sqlOrCursor), text: sqlOrCursor, values: [...(parameters ?? [])] };
-      return (client as unknown as QueryConfigClient).query(config);
+      return (client as unknown as QueryConfigClient).query(namedQuery(sqlOrCursor, parameters));
     }
     return (client.query as (...args: unknown[]) => unknown).call(client, sqlOrCursor, parameters);
   };

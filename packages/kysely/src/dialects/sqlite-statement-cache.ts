@@ -1,11 +1,12 @@
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import { isHotStatement } from '../prepared-query.js';
+import type { DirectReads } from './direct-reads.js';
 
 /**
  * A SQLite database whose hot statements can also be read directly, bypassing
  * kysely's per-query connection lock (hand it to `createKyselyStore` as `directReads`).
  */
-export interface SqliteDirectReads extends SqliteDatabase {
+export interface SqliteDirectReads extends SqliteDatabase, DirectReads {
   /**
    * Runs a hot read statement synchronously on the same connection, or returns null
    * when that is not safe now (a transaction is open on the connection, or the

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reachService } from '@sessauth/conformance';
 import { sql, type Kysely } from 'kysely';
-import { migrateToLatest, type DialectName, type SqliteDirectReads } from '../../src/index.js';
+import { migrateToLatest, type DialectName, type DirectReads } from '../../src/index.js';
 import { openKyselyFromUrl } from '../../src/open-from-url.js';
 
 export const POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -17,7 +17,7 @@ export interface TestDatabase {
   readonly tableName: string;
   readonly rateLimitTableName: string;
   /** SQLite with prepared statements: the direct-read path of `findSession`. */
-  readonly directReads: SqliteDirectReads | undefined;
+  readonly directReads: DirectReads | undefined;
   /** Drops this run's tables and closes the pool. */
   close(): Promise<void>;
 }
