@@ -15,6 +15,7 @@ export { guardMysqlPool, type MysqlConnectionLike, type MysqlPoolLike } from './
 export { QueryDeadlineError } from './pools/query-deadline.js';
 export { withStatementCache, type SqliteDirectReads } from './dialects/sqlite-statement-cache.js';
 export type { DirectReads } from './dialects/direct-reads.js';
+export { mysqlDirectReads, type MysqlExecutePool } from './dialects/mysql-direct-reads.js';
 export type { DialectName } from './dialects/sql-dialect.js';
 export {
   DEFAULT_SESSION_TABLE,

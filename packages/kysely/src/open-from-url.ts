@@ -2,6 +2,7 @@ import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, ty
 import { withNamedStatements } from './dialects/postgres-named-statements.js';
 import type { DialectName } from './dialects/sql-dialect.js';
 import type { DirectReads } from './dialects/direct-reads.js';
+import { mysqlDirectReads } from './dialects/mysql-direct-reads.js';
 import { withStatementCache } from './dialects/sqlite-statement-cache.js';
 import { guardMysqlPool } from './pools/mysql-pool-guard.js';
 import { guardPostgresPool } from './pools/postgres-pool-guard.js';
@@ -29,7 +30,7 @@ export interface OpenFromUrlOptions {
   statementTimeoutMs?: number;
   /**
    * Prepare the store's hot statements once (`withNamedStatements` on PostgreSQL,
-   * `withStatementCache` on SQLite). Turn off behind a PgBouncer in transaction mode
+   * `withStatementCache` on SQLite, `mysqlDirectReads` for the guard's read on MySQL). Turn off behind a PgBouncer in transaction mode
    * older than 1.21. @default true
    */
   preparedStatements?: boolean;
@@ -38,7 +39,7 @@ export interface OpenFromUrlOptions {
 export interface OpenedDatabase {
   readonly db: Kysely<unknown>;
   readonly dialect: DialectName;
-  /** With prepared statements (SQLite, PostgreSQL): pass to `createKyselyStore` as `directReads`. */
+  /** With prepared statements (every engine): pass to `createKyselyStore` as `directReads`. */
   readonly directReads: DirectReads | undefined;
   /** The `operationTimeoutMs` in force: pass it on to the stores. */
   readonly operationTimeoutMs: number;
@@ -97,8 +98,10 @@ export async function openKyselyFromUrl(url: string, options: OpenFromUrlOptions
       charset: 'utf8mb4',
     });
     const lockWait = Math.ceil(statementTimeout / 1000);
+    const guarded = guardMysqlPool(pool, { queryTimeoutMs: deadline });
+    directReads = prepared ? mysqlDirectReads(guarded) : undefined;
     dialect = new MysqlDialect({
-      pool: guardMysqlPool(pool, { queryTimeoutMs: deadline }),
+      pool: guarded,
       onCreateConnection: async (connection) => {
         if (lockWait > 0) {
           await connection.executeQuery(CompiledQuery.raw(`set session innodb_lock_wait_timeout = ${lockWait}`));

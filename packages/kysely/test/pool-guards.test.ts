@@ -3,7 +3,7 @@ import { Kysely, MysqlDialect, PostgresDialect, sql } from 'kysely';
 import { createPool } from 'mysql2';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { QueryDeadlineError, guardMysqlPool, guardPostgresPool } from '../src/index.js';
+import { QueryDeadlineError, guardMysqlPool, guardPostgresPool, type MysqlExecutePool } from '../src/index.js';
 import { MYSQL_URL, POSTGRES_URL } from './support/test-databases.js';
 
 // A statement that outlives the guard's bound ends its connection: the next
@@ -49,6 +49,32 @@ describe('pool guards: a connection that missed its deadline never serves again'
       expect(after).not.toBe(before);
     } finally {
       await db.destroy();
+    }
+  });
+
+  it('MySQL/MariaDB: a prepared statement (execute, the guard read) is bounded the same way', async (test) => {
+    const pool = createPool({ uri: MYSQL_URL, connectionLimit: 1 });
+    const guarded = guardMysqlPool(pool, { queryTimeoutMs: 300 });
+    const run = (text: string) =>
+      new Promise<unknown>((resolve, reject) =>
+        (guarded as MysqlExecutePool).getConnection((error, connection) => {
+          if (error) return reject(error);
+          const execute = connection.execute as (s: string, v: unknown[], cb: (e: unknown, r: unknown) => void) => void;
+          execute.call(connection, text, [], (failure, rows) => {
+            connection.release();
+            failure ? reject(failure) : resolve(rows);
+          });
+        }),
+      );
+    const first = await reachService('MariaDB/MySQL 127.0.0.1:3306', () => run('select connection_id() as id'));
+    if (first === null) return test.skip('its server is unreachable (named in the skip line above)');
+    try {
+      const error = await run('select sleep(5)').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(QueryDeadlineError);
+      const after = (await run('select connection_id() as id')) as { id: number }[];
+      expect(after[0]?.id).not.toBe((first as { id: number }[])[0]?.id);
+    } finally {
+      await new Promise((resolve) => pool.end(resolve));
     }
   });
 

@@ -73,24 +73,26 @@ describe('a store whose database is unreachable fails closed with StoreUnavailab
     await expect(new KyselySessionStore(db).findSession('x')).rejects.toBeInstanceOf(StoreUnavailableError);
   }, 10_000);
 
-  it('PostgreSQL direct reads (the guard read below kysely): a closed port and a silent server reject', async () => {
-    for (const port of [1, silentPort]) {
-      const { db, directReads } = await open(`postgres://postgres@127.0.0.1:${port}/test`);
-      expect(directReads, 'openKyselyFromUrl hands out the direct path on PostgreSQL').toBeDefined();
-      await expect(new KyselySessionStore(db, { directReads }).findSession('x')).rejects.toBeInstanceOf(StoreUnavailableError);
-    }
-  }, 15_000);
+  for (const scheme of ['postgres://postgres', 'mysql://root']) {
+    it(`${scheme.split(':')[0]} direct reads (the guard read below kysely): a closed port and a silent server reject`, async () => {
+      for (const port of [1, silentPort]) {
+        const { db, directReads } = await open(`${scheme}@127.0.0.1:${port}/test`);
+        expect(directReads, 'openKyselyFromUrl hands out the direct path').toBeDefined();
+        await expect(new KyselySessionStore(db, { directReads }).findSession('x')).rejects.toBeInstanceOf(StoreUnavailableError);
+      }
+    }, 15_000);
 
-  it('PostgreSQL direct reads: a call that outlives operationTimeoutMs rejects at its deadline', async () => {
-    const database = await openKyselyFromUrl(`postgres://postgres@127.0.0.1:${silentPort}/test`, { poolSize: 1, connectTimeoutMs: 10_000 });
-    opened.push(database);
-    const store = new KyselySessionStore(database.db, { directReads: database.directReads, operationTimeoutMs: 300 });
-    const started = Date.now();
-    const error = await store.findSession('x').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StoreUnavailableError);
-    expect((error as Error).message).toBe('@sessauth/kysely: findSession timed out after 300 ms');
-    expect(Date.now() - started).toBeLessThan(5000);
-  }, 15_000);
+    it(`${scheme.split(':')[0]} direct reads: a call that outlives operationTimeoutMs rejects at its deadline`, async () => {
+      const database = await openKyselyFromUrl(`${scheme}@127.0.0.1:${silentPort}/test`, { poolSize: 1, connectTimeoutMs: 10_000 });
+      opened.push(database);
+      const store = new KyselySessionStore(database.db, { directReads: database.directReads, operationTimeoutMs: 300 });
+      const started = Date.now();
+      const error = await store.findSession('x').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect((error as Error).message).toBe('@sessauth/kysely: findSession timed out after 300 ms');
+      expect(Date.now() - started).toBeLessThan(5000);
+    }, 15_000);
+  }
 
   it('tables that were never migrated: every method rejects', async () => {
     const database = await sqliteTarget.open();

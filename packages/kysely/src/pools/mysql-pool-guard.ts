@@ -1,9 +1,12 @@
 import type { MysqlPool, MysqlPoolConnection, MysqlQueryResult } from 'kysely';
 import type { PoolGuardOptions } from './postgres-pool-guard.js';
+import type { MysqlExecutePool } from '../dialects/mysql-direct-reads.js';
 import { QueryDeadlineError, queryTimeout } from './query-deadline.js';
 
 /** The parts of a `mysql2` pool connection the guard uses (structural: `mysql2` stays an optional peer). */
 export interface MysqlConnectionLike extends MysqlPoolConnection {
+  /** mysql2's prepared-statement query (binary protocol), used by `mysqlDirectReads`; called as `(sql, values, callback)`. */
+  execute?: (...args: never[]) => unknown;
   destroy(): void;
   on(event: 'error', listener: (error: Error) => void): unknown;
 }
@@ -25,7 +28,7 @@ type QueryCallback = (error: unknown, result: MysqlQueryResult) => void;
  *
  * `new MysqlDialect({ pool: guardMysqlPool(mysql.createPool(...)) })`
  */
-export function guardMysqlPool(pool: MysqlPoolLike, options: PoolGuardOptions = {}): MysqlPool {
+export function guardMysqlPool(pool: MysqlPoolLike, options: PoolGuardOptions = {}): MysqlPool & MysqlExecutePool {
   const timeoutMs = queryTimeout(options.queryTimeoutMs);
   const listening = new WeakSet<MysqlConnectionLike>();
   const listen = (connection: MysqlConnectionLike): void => {
@@ -34,7 +37,7 @@ export function guardMysqlPool(pool: MysqlPoolLike, options: PoolGuardOptions = 
     connection.on('error', () => undefined);
   };
   pool.on('connection', listen);
-  const wrappers = new WeakMap<MysqlConnectionLike, MysqlPoolConnection>();
+  const wrappers = new WeakMap<MysqlConnectionLike, MysqlConnectionLike>();
   return {
     getConnection(callback) {
       let settled = false;
@@ -68,25 +71,42 @@ export function guardMysqlPool(pool: MysqlPoolLike, options: PoolGuardOptions = 
   };
 }
 
-function boundConnection(connection: MysqlConnectionLike, timeoutMs: number): MysqlPoolConnection {
+function boundConnection(connection: MysqlConnectionLike, timeoutMs: number): MysqlConnectionLike {
+  // `query` and `execute` alike: past the deadline the connection leaves the pool and
+  // closes its socket; the late answer, if any, is ignored.
+  const bounded =
+    (run: (sql: string, parameters: unknown[], callback: QueryCallback) => unknown) =>
+    (sql: string, parameters: unknown[], callback: QueryCallback): undefined => {
+      let done = false;
+      const timer = setTimeout(() => {
+        done = true;
+        connection.destroy();
+        callback(new QueryDeadlineError('a MySQL statement', timeoutMs), [] as never);
+      }, timeoutMs);
+      timer.unref();
+      run.call(connection, sql, parameters, (error, result) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        callback(error, result);
+      });
+      return undefined;
+    };
+  const boundQuery = bounded(connection.query as (sql: string, parameters: unknown[], callback: QueryCallback) => unknown);
   function query(sql: string, parameters: unknown[], callback?: QueryCallback): unknown {
     // Without a callback the caller streams the result: not bounded here.
     if (callback === undefined) return connection.query(sql, parameters);
-    let done = false;
-    const timer = setTimeout(() => {
-      done = true;
-      // Leaves the pool and closes the socket; the late answer, if any, is ignored.
-      connection.destroy();
-      callback(new QueryDeadlineError('a MySQL statement', timeoutMs), [] as never);
-    }, timeoutMs);
-    timer.unref();
-    connection.query(sql, parameters, (error, result) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      callback(error, result);
-    });
-    return undefined;
+    return boundQuery(sql, parameters, callback);
   }
-  return { query, release: () => connection.release() } as MysqlPoolConnection;
+  const execute =
+    connection.execute === undefined
+      ? undefined
+      : bounded(connection.execute as (sql: string, parameters: unknown[], callback: QueryCallback) => unknown);
+  return {
+    query,
+    ...(execute === undefined ? {} : { execute }),
+    release: () => connection.release(),
+    destroy: () => connection.destroy(),
+    on: (event, listener) => connection.on(event, listener),
+  } as MysqlConnectionLike;
 }

@@ -88,13 +88,17 @@ function sqlite(preparedStatements: boolean): TestTarget {
 /** Plain Kysely instances, as a user builds them. */
 export const postgresTarget = postgres(false);
 export const sqliteTarget = sqlite(false);
-export const mysqlTarget: TestTarget = {
-  label: 'MariaDB 127.0.0.1:3306',
-  dialect: 'mysql',
-  open: () => reachService('MariaDB/MySQL 127.0.0.1:3306', () => openMigrated(MYSQL_URL, false)),
-};
+export const mysqlTarget = mysql(false);
+
+function mysql(preparedStatements: boolean): TestTarget {
+  return {
+    label: `MariaDB 127.0.0.1:3306${preparedStatements ? ' (prepared reads)' : ''}`,
+    dialect: 'mysql',
+    open: () => reachService('MariaDB/MySQL 127.0.0.1:3306', () => openMigrated(MYSQL_URL, preparedStatements)),
+  };
+}
 
 export const ALL_TARGETS: readonly TestTarget[] = [postgresTarget, mysqlTarget, sqliteTarget];
 
 /** The same engines through the optional statement helpers (`openKyselyFromUrl`'s default). */
-export const TUNED_TARGETS: readonly TestTarget[] = [postgres(true), sqlite(true)];
+export const TUNED_TARGETS: readonly TestTarget[] = [postgres(true), mysql(true), sqlite(true)];
