@@ -26,40 +26,34 @@ export function operationTimeout(value: number | undefined): number {
  * destroy a connection whose query outlives the same bound), so a silent database
  * never holds a request or a pooled connection.
  */
-export async function guard<T>(operation: string, policy: GuardPolicy, run: () => Promise<T>): Promise<T> {
+export function guard<T>(operation: string, policy: GuardPolicy, run: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + policy.timeoutMs;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new StoreUnavailableError(`@sessauth/kysely: ${operation} timed out after ${policy.timeoutMs} ms`)),
-      policy.timeoutMs,
-    );
-  });
-  const work = retryConflicts(run, deadline);
-  // The loser of the race must not surface as an unhandled rejection.
-  work.catch(() => undefined);
-  try {
-    return await Promise.race([work, expired]);
-  } catch (error) {
-    throw storeFailure(operation, error);
-  } finally {
-    clearTimeout(timer);
-  }
+  return withinBudget(operation, policy, () => retryConflicts(run, deadline));
 }
 
 /**
  * `guard` for one read already under way below kysely (`DirectReads`): the same
  * deadline and the same failure, without the retry loop (a read by primary key
- * meets no lock conflict) and with one timer and no race, since it runs on every
- * authenticated request.
+ * meets no lock conflict).
  */
 export function guardRead<T>(operation: string, policy: GuardPolicy, work: PromiseLike<T>): Promise<T> {
+  return withinBudget(operation, policy, () => work);
+}
+
+/**
+ * One promise and one timer, no race: the guard's session read comes through here on
+ * every authenticated request. The timer is set before the work starts, so it fires
+ * before the pool guard's statement deadline of the same length (timers of one
+ * length fire in the order they were set): a silent database reads "timed out".
+ */
+function withinBudget<T>(operation: string, policy: GuardPolicy, start: () => PromiseLike<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new StoreUnavailableError(`@sessauth/kysely: ${operation} timed out after ${policy.timeoutMs} ms`)),
       policy.timeoutMs,
     );
-    work.then(
+    // Settling after the timeout is a no-op: the first settlement wins.
+    start().then(
       (value) => {
         clearTimeout(timer);
         resolve(value);

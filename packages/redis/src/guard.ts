@@ -7,26 +7,39 @@ import { SessauthError, StoreUnavailableError } from '@sessauth/core';
  * `recommendedRedisOptions` could otherwise queue a command while offline and hang
  * the request. A command that times out here may still run later on the server;
  * with `autoResendUnfulfilledCommands: false` it runs at most once.
+ *
+ * One promise and one timer, no race: the guard's session read goes through here on
+ * every authenticated request.
  */
-export async function guard<T>(operation: string, timeoutMs: number, run: () => Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
+export function guard<T>(operation: string, timeoutMs: number, run: () => Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
       () => reject(new StoreUnavailableError(`redis store: ${operation} timed out after ${timeoutMs} ms`, { operation })),
       timeoutMs,
     );
+    let work: Promise<T>;
+    try {
+      work = run();
+    } catch (error) {
+      work = Promise.reject(error);
+    }
+    // Settling after the timeout is a no-op: the first settlement wins.
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(storeFailure(operation, error));
+      },
+    );
   });
-  const work = run();
-  // The loser of the race must not surface as an unhandled rejection.
-  work.catch(() => undefined);
-  try {
-    return await Promise.race([work, timeout]);
-  } catch (error) {
-    // Already a contract error (StoreUnavailableError is one): keep its code.
-    if (error instanceof SessauthError) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new StoreUnavailableError(`redis store: ${operation} failed: ${reason}`, { cause: error, operation });
-  } finally {
-    clearTimeout(timer);
-  }
+}
+
+function storeFailure(operation: string, error: unknown): Error {
+  // Already a contract error (StoreUnavailableError is one): keep its code.
+  if (error instanceof SessauthError) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new StoreUnavailableError(`redis store: ${operation} failed: ${reason}`, { cause: error, operation });
 }

@@ -65,17 +65,19 @@ export class RedisSessionStore implements SessionStore {
   }
 
   findSession(id: string): Promise<SessionRecord | null> {
-    return guard('findSession', this.timeoutMs, async () => {
-      const { client, keys, owners } = this.ctx;
-      const cached = owners.get(id);
-      if (cached !== undefined) {
-        const record = hashToRecord(await client.hgetall(keys.session(cached, id)));
-        if (record !== null) return record;
-      }
-      const owner = await readOwner(this.ctx, id);
-      if (owner === null || owner === cached) return null;
-      return hashToRecord(await client.hgetall(keys.session(owner, id)));
+    return guard('findSession', this.timeoutMs, () => {
+      const cached = this.ctx.owners.get(id);
+      // The guard's read, once per authenticated request: one HGETALL when the owner is known.
+      if (cached === undefined) return this.findByOwnerLookup(id, undefined);
+      return this.ctx.client.hgetall(this.ctx.keys.session(cached, id)).then((hash) => hashToRecord(hash) ?? this.findByOwnerLookup(id, cached));
     });
+  }
+
+  /** The session's owner read from Redis (not cached, or the cached one no longer holds it), then its hash. */
+  private async findByOwnerLookup(id: string, cached: string | undefined): Promise<SessionRecord | null> {
+    const owner = await readOwner(this.ctx, id);
+    if (owner === null || owner === cached) return null;
+    return hashToRecord(await this.ctx.client.hgetall(this.ctx.keys.session(owner, id)));
   }
 
   listActiveSessions(userId: string, now: Date): Promise<SessionRecord[]> {
