@@ -14,7 +14,7 @@ import { createSession } from './create-session.js';
 import { purgeExpired } from './purge-expired.js';
 import { renameSession } from './rename-session.js';
 import { rotateRefresh } from './rotate-refresh.js';
-import { toRecord, type SessionRow } from './session-row.js';
+import { toRecord, unpackSessionRow, type PackedSessionRow, type SessionRow } from './session-row.js';
 import { affectedRows, createStoreContext, type KyselyStoreOptions, type StoreContext } from './store-context.js';
 import { guard, guardRead } from './store-guard.js';
 import { verifySchema } from './verify-schema.js';
@@ -37,7 +37,7 @@ export class KyselySessionStore<DB = unknown> implements SessionStore {
   }
 
   findSession(id: string): Promise<SessionRecord | null> {
-    const query = this.#ctx.queries.findById.bind({ id });
+    const query = this.#ctx.queries.findSession.bind({ id });
     const direct = this.#ctx.directReads;
     if (direct !== undefined) {
       let rows: ReturnType<typeof direct.readHot>;
@@ -121,8 +121,9 @@ export class KyselySessionStore<DB = unknown> implements SessionStore {
 }
 
 function firstRecord(rows: readonly unknown[]): SessionRecord | null {
-  const row = rows[0] as SessionRow | undefined;
-  return row === undefined ? null : toRecord(row);
+  const row = rows[0] as SessionRow | PackedSessionRow | undefined;
+  if (row === undefined) return null;
+  return toRecord('packed' in row ? unpackSessionRow(row) : row);
 }
 
 /** Same as `new KyselySessionStore(db, options)`. */

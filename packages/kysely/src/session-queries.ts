@@ -2,7 +2,7 @@ import type { Compilable, Kysely } from 'kysely';
 import type { SqlDialect } from './dialects/sql-dialect.js';
 import { PreparedQuery, slot } from './prepared-query.js';
 import type { SessionDb } from './schema.js';
-import type { SessionRow } from './session-row.js';
+import type { PackedSessionRow, SessionRow } from './session-row.js';
 
 /** The ordering key of an active session (for the login cap). */
 export interface ActiveKey {
@@ -13,6 +13,8 @@ export interface ActiveKey {
 /** The store's fixed-shape statements, compiled once per store for its dialect. */
 export interface SessionQueries {
   readonly findById: PreparedQuery<SessionRow, 'id'>;
+  /** `findSession`, the guard's read: `findById`, or its row packed in one text column where the dialect packs rows. */
+  readonly findSession: PreparedQuery<SessionRow, 'id'> | PreparedQuery<PackedSessionRow, 'id'>;
   /** Same read, with a row lock where the engine has row locks. */
   readonly findByIdForUpdate: PreparedQuery<SessionRow, 'id'>;
   /** The compare-and-swap; returns the row where the engine has UPDATE ... RETURNING. */
@@ -65,8 +67,14 @@ export function prepareSessionQueries(db: Kysely<SessionDb>, table: string, dial
     // The idle timeout, in the same swap (-1 when it is off: every stored instant is later).
     .where('last_activity_at', '>', slot<number>('idleCutoff'));
 
+  const findByIdQuery = new PreparedQuery(findById as Compilable<SessionRow>, ['id']);
+  const packed = dialect.packColumns?.(SESSION_COLUMNS);
   return {
-    findById: new PreparedQuery(findById as Compilable<SessionRow>, ['id']),
+    findById: findByIdQuery,
+    findSession:
+      packed === undefined
+        ? findByIdQuery
+        : new PreparedQuery(db.selectFrom(table).select(packed.as('packed')).where('id', '=', id) as Compilable<PackedSessionRow>, ['id']),
     findByIdForUpdate: new PreparedQuery((dialect.rowLocks ? findById.forUpdate() : findById) as Compilable<SessionRow>, ['id']),
     rotate: new PreparedQuery((dialect.updateReturning ? rotate.returning(SESSION_COLUMNS) : rotate) as Compilable<SessionRow>, [
       'id',

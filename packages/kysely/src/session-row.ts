@@ -18,6 +18,45 @@ export interface SessionRow {
   name?: string | null;
 }
 
+/** The guard's read where the dialect packs the row: `SESSION_COLUMNS` as one JSON array, in that order. */
+export interface PackedSessionRow {
+  packed: string;
+}
+
+/** A packed row back to a session row; the array's order is `SESSION_COLUMNS`'s. */
+export function unpackSessionRow(row: PackedSessionRow): SessionRow {
+  const [
+    id,
+    user_id,
+    refresh_jti,
+    security_stamp,
+    created_at,
+    last_activity_at,
+    expires_at,
+    expired_at,
+    ip_address,
+    user_agent,
+    browser,
+    location,
+    name,
+  ] = JSON.parse(row.packed) as [string, string, string, string, number, number, number, number | null, ...(string | null)[]];
+  return {
+    id,
+    user_id,
+    refresh_jti,
+    security_stamp,
+    created_at,
+    last_activity_at,
+    expires_at,
+    expired_at,
+    ip_address: ip_address ?? null,
+    user_agent: user_agent ?? null,
+    browser: browser ?? null,
+    location: location ?? null,
+    name: name ?? null,
+  };
+}
+
 /** The row written for a new session; timestamps become epoch milliseconds. */
 export interface SessionInsert {
   id: string;

@@ -42,7 +42,8 @@ describe('withNamedStatements (PostgreSQL)', () => {
       const ours = rows.filter((row) => row.statement.includes(tableName));
       expect(ours).toHaveLength(1);
       expect(ours[0]?.name).toMatch(/^sessauth_[0-9a-f]{24}$/);
-      expect(ours[0]?.statement).toMatch(/^select "id", /);
+      // The guard's read: the row packed in one JSON array column (see postgresDialect.packColumns).
+      expect(ours[0]?.statement).toMatch(/^select json_build_array\("id", "user_id", /);
     } finally {
       for (const t of [tableName, `${tableName}_migration`, `${tableName}_migration_lock`, `${tableName}_rl`]) {
         await sql`drop table if exists ${sql.table(t)}`.execute(opened.db);

@@ -25,4 +25,8 @@ export const postgresDialect: SqlDialect = {
   idColumn: (column) => column.modifyFront(sql`collate "C"`),
 
   tableOptions: () => Promise.resolve(null),
+
+  // One JSON array text per row: BIGINT millis come back as JSON numbers (exact below
+  // 2^53), text as JSON strings, NULL as null; `unpackSessionRow` maps it by position.
+  packColumns: (columns) => sql<string>`json_build_array(${sql.join(columns.map((column) => sql.ref(column)))})::text`,
 };

@@ -34,4 +34,11 @@ export interface SqlDialect {
   tableOptions(db: Kysely<unknown>): Promise<RawBuilder<unknown> | null>;
   /** Migration: the per-user lock table, where `lockUser` needs one. */
   readonly needsUserLockTable: boolean;
+  /**
+   * The guard's session read as one text column, where the driver's per-column cost is
+   * the larger part of a read by primary key (`pg` describes and builds every column of
+   * every row anew: 13 columns cost it more than the round trip's own work). Absent:
+   * the read selects the columns as they are.
+   */
+  packColumns?(columns: readonly string[]): RawBuilder<string>;
 }
