@@ -60,3 +60,16 @@ describe('createArgon2PasswordHasher: the cost ceiling', () => {
     expect(events).toEqual([]);
   });
 });
+
+describe('createArgon2PasswordHasher: maxConcurrent', () => {
+  it('queues work beyond the bound and still answers every call correctly', async () => {
+    const hasher = createArgon2PasswordHasher({ maxConcurrent: 1 });
+    const hash = await hasher.hash('correct horse');
+    const answers = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => hasher.verify(hash, i % 2 === 0 ? 'correct horse' : 'wrong horse')));
+    expect(answers).toEqual([true, false, true, false, true, false]);
+  });
+
+  it('refuses a bound that is not a positive integer', () => {
+    expect(() => createArgon2PasswordHasher({ maxConcurrent: 0 })).toThrow(RangeError);
+  });
+});

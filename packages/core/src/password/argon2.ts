@@ -1,5 +1,6 @@
 import { hash, verify, type Algorithm, type Options } from '@node-rs/argon2';
 import { consoleLogger, type Logger } from '../logger.js';
+import { availableCpus, limitConcurrency } from './concurrency-limit.js';
 import type { PasswordHasher } from './password-hasher.js';
 
 export type { PasswordHasher } from './password-hasher.js';
@@ -31,6 +32,15 @@ export interface Argon2HasherOptions {
   readonly ceiling?: Argon2CostCeiling;
   /** Where a refused hash is reported (never with the hash or the password). @default consoleLogger */
   readonly logger?: Logger;
+  /**
+   * At most this many hashes and verifications run at once; the rest wait their turn.
+   * argon2 runs on libuv's thread pool (4 threads by default): without a bound, a burst
+   * of logins puts four threads of argon2 on every core and the event loop, which serves
+   * every guarded request, gets a fraction of one. Bounded by the CPU count, logins keep
+   * their throughput (argon2 is CPU-bound) and the guarded routes keep being served.
+   * @default the CPUs the process may use (`os.availableParallelism()`)
+   */
+  readonly maxConcurrent?: number;
 }
 
 // The cost parameters of a PHC string: $argon2id$v=19$m=19456,t=2,p=1$salt$hash
@@ -47,8 +57,9 @@ export function createArgon2PasswordHasher(options: Argon2HasherOptions = {}): P
   const hashOptions = options.hashOptions ?? ARGON2_OPTIONS;
   const ceiling = { memoryCost: 262_144, timeCost: 16, parallelism: 8, ...options.ceiling };
   const logger = options.logger ?? consoleLogger;
+  const inTurn = limitConcurrency(options.maxConcurrent ?? availableCpus());
   return {
-    hash: (password) => hash(password, hashOptions),
+    hash: (password) => inTurn(() => hash(password, hashOptions)),
     async verify(storedHash, password) {
       const costs = PHC_COSTS.exec(storedHash);
       if (costs !== null) {
@@ -59,7 +70,7 @@ export function createArgon2PasswordHasher(options: Argon2HasherOptions = {}): P
         }
       }
       try {
-        return await verify(storedHash, password);
+        return await inTurn(() => verify(storedHash, password));
       } catch {
         // A malformed or unsupported hash is a failed login, not a server error.
         return false;
