@@ -1,5 +1,6 @@
-import { SEEDED_SESSIONS, storeUrls, type StoreName } from './config.js';
+import { SEEDED_SESSIONS, SESSION_TABLE, storeUrls, type StoreName } from './config.js';
 import { seedHandRedis } from './servers/hand-guards.js';
+import { analyzeTable } from './stores/analyze.js';
 import { cleanUp } from './stores/cleanup.js';
 import { openStore } from './stores/open-store.js';
 import { seedSessions } from './stores/seed.js';
@@ -15,6 +16,7 @@ export async function prepareStores(stores: readonly StoreName[], log: (line: st
     const opened = await openStore(name);
     try {
       await seedSessions(opened.sessions, SEEDED_SESSIONS);
+      if (opened.sql !== undefined) await analyzeTable(name, opened.sql.db, SESSION_TABLE);
     } finally {
       await opened.close();
     }
