@@ -1,4 +1,5 @@
 import type { Location, NewSession, SessionRecord } from '@sessauth/core';
+import { SESSION_COLUMNS } from './session-queries.js';
 
 /** A session row as the drivers return it (BIGINT may come back as string or bigint). */
 export interface SessionRow {
@@ -23,38 +24,12 @@ export interface PackedSessionRow {
   packed: string;
 }
 
-/** A packed row back to a session row; the array's order is `SESSION_COLUMNS`'s. */
+/** A packed row back to a session row, column by column in the order they were packed (`SESSION_COLUMNS`). */
 export function unpackSessionRow(row: PackedSessionRow): SessionRow {
-  const [
-    id,
-    user_id,
-    refresh_jti,
-    security_stamp,
-    created_at,
-    last_activity_at,
-    expires_at,
-    expired_at,
-    ip_address,
-    user_agent,
-    browser,
-    location,
-    name,
-  ] = JSON.parse(row.packed) as [string, string, string, string, number, number, number, number | null, ...(string | null)[]];
-  return {
-    id,
-    user_id,
-    refresh_jti,
-    security_stamp,
-    created_at,
-    last_activity_at,
-    expires_at,
-    expired_at,
-    ip_address: ip_address ?? null,
-    user_agent: user_agent ?? null,
-    browser: browser ?? null,
-    location: location ?? null,
-    name: name ?? null,
-  };
+  const values = JSON.parse(row.packed) as unknown[];
+  const unpacked: Record<string, unknown> = {};
+  for (let index = 0; index < SESSION_COLUMNS.length; index += 1) unpacked[SESSION_COLUMNS[index]!] = values[index] ?? null;
+  return unpacked as unknown as SessionRow;
 }
 
 /** The row written for a new session; timestamps become epoch milliseconds. */
