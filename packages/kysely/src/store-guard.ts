@@ -1,4 +1,5 @@
 import { SessauthError, StoreUnavailableError } from '@sessauth/core';
+import { settleWithin } from './pools/query-deadline.js';
 
 /** How one store call is bounded. */
 export interface GuardPolicy {
@@ -31,6 +32,16 @@ export function guard<T>(operation: string, policy: GuardPolicy, run: () => Prom
   return withinBudget(operation, policy, () => retryConflicts(run, deadline));
 }
 
+/** The store call's deadline (set before the work starts, so it fires before the pool guard's of the same length). */
+function withinBudget<T>(operation: string, policy: GuardPolicy, start: () => PromiseLike<T>): Promise<T> {
+  return settleWithin(
+    policy.timeoutMs,
+    start,
+    () => new StoreUnavailableError(`@sessauth/kysely: ${operation} timed out after ${policy.timeoutMs} ms`),
+    (error) => storeFailure(operation, error),
+  );
+}
+
 /**
  * `guard` for one read already under way below kysely (`DirectReads`): the same
  * deadline and the same failure, without the retry loop (a read by primary key
@@ -38,32 +49,6 @@ export function guard<T>(operation: string, policy: GuardPolicy, run: () => Prom
  */
 export function guardRead<T>(operation: string, policy: GuardPolicy, work: PromiseLike<T>): Promise<T> {
   return withinBudget(operation, policy, () => work);
-}
-
-/**
- * One promise and one timer, no race: the guard's session read comes through here on
- * every authenticated request. The timer is set before the work starts, so it fires
- * before the pool guard's statement deadline of the same length (timers of one
- * length fire in the order they were set): a silent database reads "timed out".
- */
-function withinBudget<T>(operation: string, policy: GuardPolicy, start: () => PromiseLike<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new StoreUnavailableError(`@sessauth/kysely: ${operation} timed out after ${policy.timeoutMs} ms`)),
-      policy.timeoutMs,
-    );
-    // Settling after the timeout is a no-op: the first settlement wins.
-    start().then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(storeFailure(operation, error));
-      },
-    );
-  });
 }
 
 function storeFailure(operation: string, error: unknown): Error {

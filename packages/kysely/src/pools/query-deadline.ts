@@ -19,21 +19,40 @@ export function queryTimeout(value: number | undefined): number {
  * knows what the server did or what is still on the wire, so it is never reused).
  */
 export function withinDeadline<T>(work: PromiseLike<T>, timeoutMs: number, what: string, onExpire: () => void): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
+  return settleWithin(
+    timeoutMs,
+    () => work,
+    () => {
       onExpire();
-      reject(new QueryDeadlineError(what, timeoutMs));
-    }, timeoutMs);
+      return new QueryDeadlineError(what, timeoutMs);
+    },
+  );
+}
+
+/**
+ * The one deadline of this package (statements, connection waits, store calls): one
+ * promise and one timer, no race. The timer is set before `start` runs, so of two
+ * bounds of one length the outer one, set first, fires first. A failure of the work
+ * passes through `failure`; the first settlement wins.
+ */
+export function settleWithin<T>(
+  timeoutMs: number,
+  start: () => PromiseLike<T>,
+  expired: () => Error,
+  failure: (error: unknown) => unknown = (error) => error,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(expired()), timeoutMs);
     // A pending bound alone must not keep the process alive.
     timer.unref();
-    work.then(
+    start().then(
       (value) => {
         clearTimeout(timer);
         resolve(value);
       },
       (error: unknown) => {
         clearTimeout(timer);
-        reject(error);
+        reject(failure(error));
       },
     );
   });
