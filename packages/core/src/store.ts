@@ -16,3 +16,4 @@ export type {
 } from './store/store-port.js';
 export { encodeAdminCursor, decodeAdminCursor } from './store/admin-cursor.js';
 export { isActive } from './session/session-state.js';
+export { settleWithin } from './deadline/settle-within.js';

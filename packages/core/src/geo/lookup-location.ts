@@ -1,6 +1,7 @@
 import type { Logger } from '../logger.js';
 import { formatIp, isGloballyRoutable, parseIp } from '../net/ip-address.js';
 import type { GeolocationProvider, Location } from './location.js';
+import { settleWithin } from '../deadline/settle-within.js';
 import { validateLocation } from './validate-location.js';
 
 export interface LookupLocationOptions {
@@ -9,7 +10,8 @@ export interface LookupLocationOptions {
   readonly logger: Logger;
 }
 
-const TIMED_OUT = Symbol('timed out');
+/** The bound passed; the provider was told through its signal. */
+class LookupTimedOut extends Error {}
 
 /**
  * Asks the provider where `ip` is, once, under a time bound. Non-routable
@@ -24,26 +26,19 @@ export async function lookupLocation(provider: GeolocationProvider | null, ip: s
   if (parsed === null || !isGloballyRoutable(parsed)) return null;
 
   const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      resolve(TIMED_OUT);
-    }, opts.timeoutMs);
-  });
   let answer: unknown;
   try {
     // Promise.resolve().then() also turns a synchronous throw into a rejection.
-    const lookup = Promise.resolve().then(() => provider(formatIp(parsed), controller.signal));
-    answer = await Promise.race([lookup, timeout]);
-  } catch {
-    opts.logger.warn('geolocation_failed', { reason: 'error' });
-    return null;
-  } finally {
-    clearTimeout(timer);
-  }
-  if (answer === TIMED_OUT) {
-    opts.logger.warn('geolocation_failed', { reason: 'timeout' });
+    answer = await settleWithin(
+      opts.timeoutMs,
+      () => Promise.resolve().then(() => provider(formatIp(parsed), controller.signal)),
+      () => {
+        controller.abort();
+        return new LookupTimedOut();
+      },
+    );
+  } catch (error) {
+    opts.logger.warn('geolocation_failed', { reason: error instanceof LookupTimedOut ? 'timeout' : 'error' });
     return null;
   }
   if (answer === null || answer === undefined) return null;

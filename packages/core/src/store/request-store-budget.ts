@@ -1,4 +1,5 @@
 import { StoreUnavailableError } from '../errors/sessauth-error.js';
+import { settleWithin } from '../deadline/settle-within.js';
 import type { RateLimitStore, SessionStore } from './store-port.js';
 
 /**
@@ -37,13 +38,7 @@ export class RequestStoreBudget {
     if (left <= 0) return Promise.reject(exhausted(operation, this.budgetMs));
     const result = call();
     if (!(result instanceof Promise)) return result;
-    // The loser of the race must not surface as an unhandled rejection.
-    result.catch(() => undefined);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(exhausted(operation, this.budgetMs)), left);
-    });
-    return Promise.race([result, expired]).finally(() => clearTimeout(timer));
+    return settleWithin(left, () => result, () => exhausted(operation, this.budgetMs));
   }
 }
 
