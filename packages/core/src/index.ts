@@ -1,10 +1,10 @@
 // The public API of @sessauth/core. Everything not listed here is internal.
 
 // Engine
-export { createSessauth } from './create-sessauth.js';
-export type { Sessauth, SessauthConfig, AuthContext, AuthenticateInput } from './sessauth.js';
-export type { SessionApi } from './session/session-api.js';
-export type { CreatedSession, CreateSessionForInput } from './session/create-session-for.js';
+export { createSessauth } from './engine/create-sessauth.js';
+export type { Sessauth, SessauthConfig, AuthContext, AuthenticateInput } from './engine/sessauth.js';
+export type { SessionApi } from './engine/session-api.js';
+export type { CreatedSession, CreateSessionForInput } from './engine/create-session-for.js';
 
 // Settings
 export type { SessauthOptions, ResolvedOptions, RateSpec, SigningAlgorithm, RefreshTokenTransport } from './options/options.js';
@@ -36,16 +36,16 @@ export type {
 } from './store/store-port.js';
 export { MemorySessionStore } from './store/memory-store.js';
 export { MemoryRateLimitStore } from './rate-limit/memory-rate-limit-store.js';
-export type { RateLimitResult } from './rate-limit/rate-limit-api.js';
+export type { RateLimitResult } from './engine/rate-limit-api.js';
 export { normaliseUsername } from './rate-limit/account-rate-key.js';
 export { encodeAdminCursor, decodeAdminCursor } from './store/admin-cursor.js';
-export { isActive } from './session/session-state.js';
-export { toPublicSession } from './session/to-public-session.js';
-export type { PublicSession, TokenResponseBody, CsrfResponseBody, ErrorResponseBody } from './wire-types.js';
+export { isActive } from './sessions/session-state.js';
+export { toPublicSession } from './endpoints/public-session.js';
+export type { PublicSession, TokenResponseBody, CsrfResponseBody, ErrorResponseBody } from './http/wire-types.js';
 
 // Users, login flows, passwords
 export type { UserPort, Authenticator, AuthenticatorContext } from './users/user-port.js';
-export type { SetPassword } from './routes/change-password.js';
+export type { SetPassword } from './endpoints/change-password.js';
 export type { PasswordHasher } from './password/password-hasher.js';
 export { createPasswordAuthenticator } from './password/password-authenticator.js';
 
@@ -71,10 +71,10 @@ export type {
 } from './events/session-events.js';
 
 // Time and logs
-export type { Clock } from './clock.js';
-export { systemClock } from './clock.js';
-export type { Logger, LogLevel } from './logger.js';
-export { consoleLogger, createConsoleLogger } from './logger.js';
+export type { Clock } from './time/clock.js';
+export { systemClock } from './time/clock.js';
+export type { Logger, LogLevel } from './log/logger.js';
+export { consoleLogger, createConsoleLogger } from './log/logger.js';
 
 // Admin listing (served by `handle` under `adminPrefix`; `createAdminListing` for a host's own admin login)
 export { createAdminListing, type AdminListingOptions, type AdminListingRequest } from './admin/host-listing.js';

@@ -15,5 +15,5 @@ export type {
   RateLimitStore,
 } from './store/store-port.js';
 export { encodeAdminCursor, decodeAdminCursor } from './store/admin-cursor.js';
-export { isActive } from './session/session-state.js';
-export { settleWithin } from './deadline/settle-within.js';
+export { isActive } from './sessions/session-state.js';
+export { settleWithin } from './time/settle-within.js';

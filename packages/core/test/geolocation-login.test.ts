@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createIpapiProvider } from '../src/geo/ipapi-provider.js';
 import type { GeolocationProvider } from '../src/geo/location.js';
-import type { PublicSession } from '../src/session/to-public-session.js';
+import type { PublicSession } from '../src/endpoints/public-session.js';
 import { HOSTILE_ANSWERS, LONDON, PUBLIC_IP } from './helpers/hostile-geo-answers.js';
 import { json, startLocalHttpsServer, type LocalHttpsServer } from './helpers/local-https-server.js';
 import { apiLogin, createHarness, sessauthRequest, silentLogger } from './helpers/sessauth-harness.js';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createSessauth } from '../src/create-sessauth.js';
+import { createSessauth } from '../src/engine/create-sessauth.js';
 import { SettingsError } from '../src/errors/sessauth-error.js';
 import type { RevokeEvent } from '../src/events/session-events.js';
 import type { SessauthOptions } from '../src/options/options.js';
 import { resolveOptions } from '../src/options/resolve-options.js';
 import { settingsFromEnv } from '../src/options/settings-from-env.js';
 import { MemorySessionStore } from '../src/store/memory-store.js';
-import type { PublicSession } from '../src/wire-types.js';
+import type { PublicSession } from '../src/http/wire-types.js';
 import { sessauthRequest, silentLogger } from './helpers/sessauth-harness.js';
 
 const base: SessauthOptions = { secretKey: 'an-hmac-secret-of-exactly-32-by!', issuer: 'https://issuer.test', audience: 'aud' };

@@ -1,6 +1,6 @@
 import { calculateJwkThumbprint, decodeProtectedHeader, importSPKI, exportJWK, SignJWT, type JWTPayload } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../src/clock.js';
+import type { Clock } from '../src/time/clock.js';
 import { SessauthError, SettingsError } from '../src/errors/sessauth-error.js';
 import type { SessauthOptions, SigningAlgorithm } from '../src/options/options.js';
 import { resolveOptions } from '../src/options/resolve-options.js';

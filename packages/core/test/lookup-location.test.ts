@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { lookupLocation } from '../src/geo/lookup-location.js';
 import type { GeolocationProvider, Location } from '../src/geo/location.js';
-import type { Logger } from '../src/logger.js';
+import type { Logger } from '../src/log/logger.js';
 
 interface LogLine {
   level: string;

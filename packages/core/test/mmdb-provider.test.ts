@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { SettingsError } from '../src/errors/sessauth-error.js';
 import { createMmdbProvider } from '../src/geo/mmdb/mmdb-provider.js';
 import { mmdbRecordToLocation } from '../src/geo/mmdb/mmdb-record-to-location.js';
-import type { PublicSession } from '../src/session/to-public-session.js';
+import type { PublicSession } from '../src/endpoints/public-session.js';
 import { apiLogin, createHarness, sessauthRequest } from './helpers/sessauth-harness.js';
 
 // A freely redistributable country database from the npm registry (a dev dependency).

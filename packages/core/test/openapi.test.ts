@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../src/errors/error-codes.js';
-import { ROUTE_TABLE } from '../src/http/route-table.js';
+import { ROUTE_TABLE } from '../src/endpoints/endpoints.js';
 import { matchRoute } from '../src/http/router.js';
 import { objectSchema } from '../src/openapi/json-schema.js';
 import { ROUTE_DOCS } from '../src/openapi/route-docs.js';
 import { documentedPath } from '../src/openapi/openapi-document.js';
 import { openApiDocument, type HttpMethodKey, type OperationObject, type ResponseObject } from '../src/openapi.js';
-import type { PublicSession } from '../src/wire-types.js';
+import type { PublicSession } from '../src/http/wire-types.js';
 
 const TRANSPORTS = ['body', 'cookie', 'both'] as const;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSessauth } from '../src/create-sessauth.js';
+import { createSessauth } from '../src/engine/create-sessauth.js';
 import { IntegrationError, SessauthError } from '../src/errors/sessauth-error.js';
 import { accountRateKey, normaliseUsername } from '../src/rate-limit/account-rate-key.js';
 import { MemoryRateLimitStore } from '../src/rate-limit/memory-rate-limit-store.js';

@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { createSessauth } from '../src/create-sessauth.js';
+import { createSessauth } from '../src/engine/create-sessauth.js';
 import { SettingsError } from '../src/errors/sessauth-error.js';
 import { refreshCookie } from '../src/http/auth-cookies.js';
 import type { SessauthOptions } from '../src/options/options.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createStampDigest } from '../src/session/security-stamp.js';
+import { createStampDigest } from '../src/sessions/security-stamp.js';
 
 const SECRET = 'a-signing-secret-of-more-than-32-bytes!';
 const encoder = new TextEncoder();

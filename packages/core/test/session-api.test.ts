@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createSessauth } from '../src/create-sessauth.js';
+import { createSessauth } from '../src/engine/create-sessauth.js';
 import { IntegrationError, SessauthError } from '../src/errors/sessauth-error.js';
 import type { LoginEvent, RevokeEvent } from '../src/events/session-events.js';
 import type { SessauthOptions } from '../src/options/options.js';
 import { MemorySessionStore } from '../src/store/memory-store.js';
-import type { PublicSession } from '../src/wire-types.js';
+import type { PublicSession } from '../src/http/wire-types.js';
 import { cookiesSet, sessauthRequest, setCookieLine, silentLogger } from './helpers/sessauth-harness.js';
 
 interface User {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { SessauthError } from '../src/errors/sessauth-error.js';
 import { matchRoute } from '../src/http/router.js';
-import { NEVER_EXPIRES } from '../src/session/create-session.js';
-import { sessionNameOf } from '../src/session/session-name.js';
-import { toPublicSession } from '../src/session/to-public-session.js';
+import { NEVER_EXPIRES } from '../src/sessions/create-session.js';
+import { sessionNameOf } from '../src/sessions/session-name.js';
+import { toPublicSession } from '../src/endpoints/public-session.js';
 import type { SessionRecord } from '../src/store/store-port.js';
-import type { PublicSession } from '../src/wire-types.js';
+import type { PublicSession } from '../src/http/wire-types.js';
 import { apiLogin, createHarness, sessauthRequest } from './helpers/sessauth-harness.js';
 
 function refused(body: Record<string, unknown>): unknown {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSessauth } from '../src/create-sessauth.js';
+import { createSessauth } from '../src/engine/create-sessauth.js';
 import { MemorySessionStore } from '../src/store/memory-store.js';
 import type { SessauthOptions } from '../src/options/options.js';
 import { resolveOptions } from '../src/options/resolve-options.js';

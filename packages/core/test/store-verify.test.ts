@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createSessauth } from '../src/create-sessauth.js';
+import { createSessauth } from '../src/engine/create-sessauth.js';
 import { StoreUnavailableError } from '../src/errors/sessauth-error.js';
 import { StoreSchemaError } from '../src/errors/store-schema-error.js';
-import type { Logger } from '../src/logger.js';
+import type { Logger } from '../src/log/logger.js';
 import { MemoryRateLimitStore } from '../src/rate-limit/memory-rate-limit-store.js';
 import { MemorySessionStore } from '../src/store/memory-store.js';
 import type { RateLimitStore, SessionStore } from '../src/store/store-port.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SessauthError } from '../src/errors/sessauth-error.js';
-import type { Logger } from '../src/logger.js';
+import type { Logger } from '../src/log/logger.js';
 import { MemoryRateLimitStore } from '../src/rate-limit/memory-rate-limit-store.js';
 import { throttle } from '../src/rate-limit/throttle.js';
 import type { RateLimitStore } from '../src/store/store-port.js';

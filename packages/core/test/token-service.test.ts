@@ -1,6 +1,6 @@
 import { decodeJwt, decodeProtectedHeader, errors, SignJWT, UnsecuredJWT, type JWTHeaderParameters, type JWTPayload } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../src/clock.js';
+import type { Clock } from '../src/time/clock.js';
 import { ERROR_MESSAGE } from '../src/errors/error-codes.js';
 import { SessauthError, SettingsError } from '../src/errors/sessauth-error.js';
 import type { SessauthOptions } from '../src/options/options.js';

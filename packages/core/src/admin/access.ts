@@ -1,10 +1,10 @@
-import type { AdminCapability, Engine } from '../engine.js';
+import type { AdminCapability, Engine } from '../endpoints/engine.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { parseCookieHeader } from '../http/cookies.js';
 import { headerValues, soleValue } from '../http/request-headers.js';
 import type { SessauthRequest } from '../http/sessauth-request.js';
-import { authenticate } from '../session/authenticate.js';
-import type { AuthContext } from '../sessauth.js';
+import { authenticate } from '../sessions/authenticate.js';
+import type { AuthContext } from '../engine/sessauth.js';
 import { ADMIN_COOKIE_NAME } from './cookie.js';
 
 const TOKEN = /^[A-Za-z0-9_.~+/=-]+$/;

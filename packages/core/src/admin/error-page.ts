@@ -1,4 +1,4 @@
-import type { Engine } from '../engine.js';
+import type { Engine } from '../endpoints/engine.js';
 import { ERROR_MESSAGE, type ErrorCode } from '../errors/error-codes.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { isSecureRequest } from '../http/client-identity.js';

@@ -1,4 +1,4 @@
-import type { Engine } from '../engine.js';
+import type { Engine } from '../endpoints/engine.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { readBodyText } from '../http/read-json-body.js';
 import { assertCsrf } from '../http/request-csrf.js';

@@ -1,9 +1,9 @@
-import { systemClock, type Clock } from '../clock.js';
+import { systemClock, type Clock } from '../time/clock.js';
 import { ERROR_MESSAGE } from '../errors/error-codes.js';
 import { IntegrationError, SessauthError } from '../errors/sessauth-error.js';
 import { errorToResponse } from '../http/response.js';
 import type { SessauthResponse } from '../http/sessauth-request.js';
-import { consoleLogger, type Logger } from '../logger.js';
+import { consoleLogger, type Logger } from '../log/logger.js';
 import { adminListerOf, type SessionStore } from '../store/store-port.js';
 import { adminHtmlResponse } from './html/layout.js';
 import { listingResponse } from './listing.js';

@@ -1,4 +1,4 @@
-import type { AdminCapability, Engine } from '../engine.js';
+import type { AdminCapability, Engine } from '../endpoints/engine.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
 import { adminCredentialOf, requireAdmin } from './access.js';
 import { listingResponse } from './listing.js';

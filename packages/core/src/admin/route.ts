@@ -1,4 +1,4 @@
-import type { AdminCapability, Engine } from '../engine.js';
+import type { AdminCapability, Engine } from '../endpoints/engine.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { headerValues } from '../http/request-headers.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';

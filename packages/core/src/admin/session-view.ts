@@ -1,5 +1,5 @@
 import type { Location } from '../geo/location.js';
-import { isActive } from '../session/session-state.js';
+import { isActive } from '../sessions/session-state.js';
 import type { SessionRecord } from '../store/store-port.js';
 
 /**

@@ -1,11 +1,11 @@
-import type { AdminCapability, Engine } from '../engine.js';
-import { emitLogin } from '../events/emit-session-events.js';
+import type { AdminCapability, Engine } from '../endpoints/engine.js';
+import { emitLogin } from '../sessions/emit-session-events.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { clientIpOf, isSecureRequest } from '../http/client-identity.js';
 import { joinedHeader } from '../http/request-headers.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
 import { throttleAccount, throttleClient } from '../rate-limit/throttle.js';
-import { createSession } from '../session/create-session.js';
+import { createSession } from '../sessions/create-session.js';
 import { adminCookie } from './cookie.js';
 import { adminErrorResponse } from './error-page.js';
 import { assertAdminCsrf, readFormFields } from './form.js';

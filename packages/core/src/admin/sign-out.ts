@@ -1,4 +1,4 @@
-import type { Engine } from '../engine.js';
+import type { Engine } from '../endpoints/engine.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { isSecureRequest } from '../http/client-identity.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log/logger.js';
 import type { SessauthEventHandler, SessauthEventHandlers, SessauthEventMap, SessauthEventName } from './session-events.js';
 
 /**

@@ -1,7 +1,7 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log/logger.js';
 import { formatIp, isGloballyRoutable, parseIp } from '../net/ip-address.js';
 import type { GeolocationProvider, Location } from './location.js';
-import { settleWithin } from '../deadline/settle-within.js';
+import { settleWithin } from '../time/settle-within.js';
 import { validateLocation } from './validate-location.js';
 
 export interface LookupLocationOptions {

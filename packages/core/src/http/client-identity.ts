@@ -1,4 +1,4 @@
-import type { Engine } from '../engine.js';
+import type { Engine } from '../endpoints/engine.js';
 import { cidrListContains } from '../net/parse-cidrs.js';
 import { parseIp } from '../net/ip-address.js';
 import { resolveClientIp } from '../net/resolve-client-ip.js';

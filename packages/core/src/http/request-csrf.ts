@@ -1,4 +1,4 @@
-import type { Engine } from '../engine.js';
+import type { Engine } from '../endpoints/engine.js';
 import { isSecureRequest, ownHost } from './client-identity.js';
 import { parseCookieHeader } from './cookies.js';
 import { SessauthError } from '../errors/sessauth-error.js';

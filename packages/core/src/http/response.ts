@@ -1,7 +1,7 @@
 import { ERROR_MESSAGE } from '../errors/error-codes.js';
 import { describeStoreFault } from '../errors/describe-store-fault.js';
 import { IntegrationError, RequestAbortedError, SessauthError, StoreUnavailableError } from '../errors/sessauth-error.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log/logger.js';
 import type { SessauthResponse } from './sessauth-request.js';
 
 /** On every response of the auth endpoints, errors included. */

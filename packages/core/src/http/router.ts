@@ -1,6 +1,6 @@
-import { ROUTE_TABLE, type RouteName, type SessionIdRouteName } from './route-table.js';
+import { ROUTE_TABLE, type RouteName, type SessionIdRouteName } from '../endpoints/endpoints.js';
 
-export type { RouteName } from './route-table.js';
+export type { RouteName } from '../endpoints/endpoints.js';
 
 export type RouteMatch =
   | { readonly kind: 'route'; readonly route: Exclude<RouteName, SessionIdRouteName> }

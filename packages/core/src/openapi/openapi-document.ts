@@ -1,5 +1,5 @@
 import { ERROR_STATUS, type ErrorCode } from '../errors/error-codes.js';
-import { ROUTE_TABLE } from '../http/route-table.js';
+import { ROUTE_TABLE } from '../endpoints/endpoints.js';
 import type { RefreshTokenTransport } from '../options/options.js';
 import { ROUTE_DOCS, type DocSettings, type ErrorCase, type RouteDoc } from './route-docs.js';
 import type {

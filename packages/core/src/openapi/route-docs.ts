@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../errors/error-codes.js';
 import type { RefreshTokenTransport } from '../options/options.js';
-import type { RouteName } from '../http/route-table.js';
+import type { RouteName } from '../endpoints/endpoints.js';
 
 /** The settings a description depends on. */
 export interface DocSettings {

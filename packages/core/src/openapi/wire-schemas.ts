@@ -1,9 +1,9 @@
 import { ERROR_STATUS, type ErrorCode } from '../errors/error-codes.js';
 import type { Location } from '../geo/location.js';
 import type { RefreshTokenTransport } from '../options/options.js';
-import { MAX_SESSION_NAME_LENGTH } from '../session/session-name.js';
+import { MAX_SESSION_NAME_LENGTH } from '../sessions/session-name.js';
 import type { PublicJwk, PublicJwks } from '../tokens/key-ring.js';
-import type { CsrfResponseBody, ErrorResponseBody, PublicSession, RenameSessionRequestBody, TokenResponseBody } from '../wire-types.js';
+import type { CsrfResponseBody, ErrorResponseBody, PublicSession, RenameSessionRequestBody, TokenResponseBody } from '../http/wire-types.js';
 import { DATE_TIME, NULLABLE_STRING, objectSchema, ref, type JsonSchema } from './json-schema.js';
 
 // The bodies of the endpoints as JSON Schema, each pinned by `objectSchema` to the wire

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log/logger.js';
 import { SETTING_NAMES, type SettingKey } from './setting-names.js';
 
 /** Where start-up warnings go: any `Logger` (its `warn`) will do. */

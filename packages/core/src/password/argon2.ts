@@ -1,5 +1,5 @@
 import { hash, verify, type Algorithm, type Options } from '@node-rs/argon2';
-import { consoleLogger, type Logger } from '../logger.js';
+import { consoleLogger, type Logger } from '../log/logger.js';
 import { availableCpus, limitConcurrency } from './concurrency-limit.js';
 import type { PasswordHasher } from './password-hasher.js';
 

@@ -1,7 +1,7 @@
-import type { Engine } from '../engine.js';
+import type { Engine } from '../endpoints/engine.js';
 import { describeStoreFault } from '../errors/describe-store-fault.js';
 import { SessauthError } from '../errors/sessauth-error.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log/logger.js';
 import type { RateSpec } from '../options/options.js';
 import type { RateLimitStore } from '../store/store-port.js';
 import { accountRateKey } from './account-rate-key.js';

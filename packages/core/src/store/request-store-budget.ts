@@ -1,5 +1,5 @@
 import { StoreUnavailableError } from '../errors/sessauth-error.js';
-import { settleWithin } from '../deadline/settle-within.js';
+import { settleWithin } from '../time/settle-within.js';
 import type { RateLimitStore, SessionStore } from './store-port.js';
 
 /**

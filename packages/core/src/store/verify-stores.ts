@@ -1,6 +1,6 @@
 import { describeStoreFault } from '../errors/describe-store-fault.js';
 import { StoreSchemaError } from '../errors/store-schema-error.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log/logger.js';
 import type { RateLimitStore, SessionStore } from './store-port.js';
 
 /**

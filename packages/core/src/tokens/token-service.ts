@@ -1,5 +1,5 @@
 import { decodeProtectedHeader, errors, SignJWT, type JWTPayload } from 'jose';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../time/clock.js';
 import { IntegrationError, SessauthError } from '../errors/sessauth-error.js';
 import type { ResolvedOptions } from '../options/options.js';
 import { createHmacJwtVerifier } from './hmac-jwt-verifier.js';

@@ -1,12 +1,12 @@
-import type { Clock } from '../../src/clock.js';
-import { createSessauth } from '../../src/create-sessauth.js';
+import type { Clock } from '../../src/time/clock.js';
+import { createSessauth } from '../../src/engine/create-sessauth.js';
 import type { GeolocationProvider } from '../../src/geo/location.js';
 import type { SessauthRequest, SessauthResponse } from '../../src/http/sessauth-request.js';
-import type { Logger } from '../../src/logger.js';
+import type { Logger } from '../../src/log/logger.js';
 import type { SessauthOptions } from '../../src/options/options.js';
 import { createPasswordAuthenticator } from '../../src/password/password-authenticator.js';
 import type { PasswordHasher } from '../../src/password/password-hasher.js';
-import type { Sessauth } from '../../src/sessauth.js';
+import type { Sessauth } from '../../src/engine/sessauth.js';
 import { MemorySessionStore } from '../../src/store/memory-store.js';
 import type { SessionStore } from '../../src/store/store-port.js';
 import type { UserPort } from '../../src/users/user-port.js';

@@ -1,5 +1,5 @@
 import type { SessauthRequest, SessauthResponse } from '../../../src/http/sessauth-request.js';
-import type { Sessauth } from '../../../src/sessauth.js';
+import type { Sessauth } from '../../../src/engine/sessauth.js';
 
 /** A request as an adapter would hand it to the core (lower-case names, every value kept). */
 export function engineRequest(init: {

@@ -1,9 +1,9 @@
-import type { Clock } from '../../../src/clock.js';
-import { createSessauth } from '../../../src/create-sessauth.js';
+import type { Clock } from '../../../src/time/clock.js';
+import { createSessauth } from '../../../src/engine/create-sessauth.js';
 import { SessauthError } from '../../../src/errors/sessauth-error.js';
-import type { Logger } from '../../../src/logger.js';
+import type { Logger } from '../../../src/log/logger.js';
 import type { SessauthOptions } from '../../../src/options/options.js';
-import type { Sessauth } from '../../../src/sessauth.js';
+import type { Sessauth } from '../../../src/engine/sessauth.js';
 import type { SessionStore } from '../../../src/store/store-port.js';
 import type { UserPort } from '../../../src/users/user-port.js';
 

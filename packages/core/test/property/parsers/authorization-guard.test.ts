@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SessauthError } from '../../../src/errors/sessauth-error.js';
-import type { Sessauth } from '../../../src/sessauth.js';
+import type { Sessauth } from '../../../src/engine/sessauth.js';
 import { MemorySessionStore } from '../../../src/store/memory-store.js';
 import { loginTokens } from '../kit/engine-requests.js';
 import { fuzzParameters, fuzzTimeoutMs } from '../kit/fuzz-settings.js';

@@ -1,5 +1,5 @@
 import { SessauthError } from '../../../src/errors/sessauth-error.js';
-import type { Sessauth } from '../../../src/sessauth.js';
+import type { Sessauth } from '../../../src/engine/sessauth.js';
 import type { SessionStore } from '../../../src/store/store-port.js';
 import { answerOf, bearerRequest, jsonPost, type Answer } from '../kit/engine-requests.js';
 import { createPropertyEngine, ManualClock, type PropertyUser } from '../kit/property-engine.js';

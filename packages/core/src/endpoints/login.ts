@@ -1,0 +1,44 @@
+import type { Engine } from './engine.js';
+import { SessauthError } from '../errors/sessauth-error.js';
+import { emitLogin, emitLoginFailed } from '../sessions/emit-session-events.js';
+import { readJsonObject } from '../http/read-json-body.js';
+import { joinedHeader } from '../http/request-headers.js';
+import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
+import { throttleAccount } from '../rate-limit/throttle.js';
+import { createSession } from '../sessions/create-session.js';
+import { checkTokenEndpointRequest } from './token-endpoint-checks.js';
+import { tokenResponse } from './token-response.js';
+
+/** POST /auth/login/: pre-checks, the pluggable authenticator, then a new session. */
+export async function loginRoute<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
+  const { clientIp } = await checkTokenEndpointRequest(engine, request, 'login');
+  const body = await readJsonObject(request, engine.options.maxBodyBytes);
+  // Every check of the request before the password: a refusal after it would tell a
+  // caller whether the password was right without leaving a session behind.
+  const userAgent = joinedHeader(request.headers, 'user-agent');
+  const remember = rememberOf(body);
+  // The per-account budget, beside the per-address one: before the user is looked up, so
+  // an unknown username spends and answers exactly as an existing one does.
+  await throttleAccount(engine, body.username);
+  const user = await engine.authenticator(body, { options: engine.options }).catch((error: unknown) => {
+    if (error instanceof SessauthError) emitLoginFailed(engine, error.code, body.username, clientIp);
+    throw error;
+  });
+  const issued = await createSession(engine, user, { clientIp, userAgent, remember });
+  emitLogin(engine, issued.session);
+  // The CSRF secret does not rotate here: the seed's browser flow sends the masked
+  // value from its one `GET /auth/csrf/` on login and on every later refresh.
+  return tokenResponse(engine, issued);
+}
+
+/**
+ * `"remember"` of the login body: absent or `true` keeps the full session lifetime and a
+ * persistent refresh cookie; `false` asks for a short session with a browser-session cookie.
+ * Any other type is 400 `invalid_request`, checked before the password.
+ */
+function rememberOf(body: Record<string, unknown>): boolean {
+  const { remember } = body;
+  if (remember === undefined) return true;
+  if (typeof remember !== 'boolean') throw new SessauthError('invalid_request');
+  return remember;
+}

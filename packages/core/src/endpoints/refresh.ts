@@ -1,0 +1,51 @@
+import type { Engine } from './engine.js';
+import { SessauthError } from '../errors/sessauth-error.js';
+import { clearRefreshCookie } from '../http/auth-cookies.js';
+import { readJsonObject } from '../http/read-json-body.js';
+import { errorToResponse } from '../http/response.js';
+import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
+import { refreshSession } from '../sessions/refresh-session.js';
+import { checkTokenEndpointRequest } from './token-endpoint-checks.js';
+import { tokenResponse } from './token-response.js';
+import { soleValue } from '../http/request-headers.js';
+
+/** Outcomes after which the refresh cookie is useless: clear it. */
+const DEAD_SESSION = new Set(['token_reuse_detected', 'session_expired', 'session_not_found']);
+
+/** POST /auth/refresh/: pre-checks, then strict single-use rotation. */
+export async function refreshRoute<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
+  const { cookies } = await checkTokenEndpointRequest(engine, request, 'refresh');
+  const body = await readJsonObject(request, engine.options.maxBodyBytes);
+  const token = presentedRefreshToken(engine, body, cookies);
+  try {
+    return tokenResponse(engine, await refreshSession(engine, token));
+  } catch (error) {
+    const cookieMode = engine.options.refreshTokenTransport !== 'body';
+    if (cookieMode && error instanceof SessauthError && DEAD_SESSION.has(error.code)) {
+      return errorToResponse(error, engine.logger, { setCookies: [clearRefreshCookie(engine.options)] });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Where the token comes from: the JSON body in `body` mode, the cookie in `cookie`
+ * mode, and in `both` mode the body when it has one, else the cookie. CSRF has
+ * already passed in cookie and both modes, so a body token bypasses nothing.
+ * No token at all in the transport's place (absent, `""` or `null`; a cookie that
+ * body mode does not read) is 401 `invalid_token`, as JWT Ninja answers; a token of
+ * another JSON type is a malformed request (400).
+ */
+function presentedRefreshToken<U>(engine: Engine<U>, body: Record<string, unknown>, cookies: Map<string, string[]>): string {
+  const transport = engine.options.refreshTokenTransport;
+  const fromBody = body.refresh_token;
+  if (transport !== 'cookie' && fromBody !== undefined && fromBody !== null && fromBody !== '') {
+    if (typeof fromBody !== 'string') throw new SessauthError('invalid_request');
+    return fromBody;
+  }
+  if (transport === 'body') throw new SessauthError('invalid_token');
+  // A duplicated refresh cookie fails closed instead of picking one.
+  const fromCookie = soleValue(cookies.get(engine.options.refreshCookieName));
+  if (fromCookie === undefined || fromCookie === '') throw new SessauthError('invalid_token');
+  return fromCookie;
+}

@@ -1,0 +1,24 @@
+import type { Engine } from './engine.js';
+import { refreshCookie } from '../http/auth-cookies.js';
+import { jsonResponse } from '../http/response.js';
+import type { SessauthResponse } from '../http/sessauth-request.js';
+import type { IssuedTokens } from '../sessions/create-session.js';
+
+/**
+ * The 200 of login and refresh, shaped by the transport: `body` puts the refresh
+ * token in the JSON, `cookie` only in the HttpOnly cookie, `both` in both.
+ */
+export function tokenResponse<U>(
+  engine: Engine<U>,
+  issued: IssuedTokens,
+  extra: { setCookies?: string[]; body?: Record<string, string> } = {},
+): SessauthResponse {
+  const { options } = engine;
+  const body: Record<string, string> = { access_token: issued.accessToken, ...extra.body };
+  const setCookies = [...(extra.setCookies ?? [])];
+  if (options.refreshTokenTransport !== 'cookie') body.refresh_token = issued.refreshToken;
+  if (options.refreshTokenTransport !== 'body') {
+    setCookies.push(refreshCookie(options, issued.refreshToken, issued.session.expiresAt, engine.clock.now(), issued.remember !== false));
+  }
+  return jsonResponse(200, body, { setCookies });
+}

@@ -1,0 +1,75 @@
+import { systemClock } from '../time/clock.js';
+import { EventBus } from '../events/event-bus.js';
+import { handleRequest, isOurPath } from './handle-request.js';
+import { errorToResponse } from '../http/response.js';
+import { consoleLogger } from '../log/logger.js';
+import { parseCidrs } from '../net/parse-cidrs.js';
+import { isResolvedOptions, resolveOptions } from '../options/resolve-options.js';
+import { MemoryRateLimitStore } from '../rate-limit/memory-rate-limit-store.js';
+import { rateLimit } from './rate-limit-api.js';
+import { adminListerOf } from '../store/store-port.js';
+import { verifyStores } from '../store/verify-stores.js';
+import { changePasswordRoute } from '../endpoints/change-password.js';
+import { authenticate } from '../sessions/authenticate.js';
+import { sessionApi } from './session-api.js';
+import { createStampDigest } from '../sessions/security-stamp.js';
+import type { Sessauth, SessauthConfig } from './sessauth.js';
+import type { AdminCapability, Engine } from '../endpoints/engine.js';
+import { IntegrationError } from '../errors/sessauth-error.js';
+import { createTokenService } from '../tokens/token-service.js';
+
+/**
+ * Builds the engine once: options validated (a bad setting throws a `SettingsError`
+ * naming it), keys imported once, trusted proxies parsed once, and each store's
+ * optional `verify()` run: a schema behind this version's migrations rejects with a
+ * `StoreSchemaError`; a store that cannot be reached is logged (`store_unverified`)
+ * and does not stop the start.
+ */
+export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sessauth<U>> {
+  // An unknown option key is warned about through the host's logger when it passes one.
+  const options = isResolvedOptions(config.options)
+    ? config.options
+    : resolveOptions(config.options, config.logger === undefined ? {} : { logger: config.logger });
+  const clock = config.clock ?? systemClock;
+  const logger = config.logger ?? consoleLogger;
+  const engine: Engine<U> = {
+    options,
+    store: config.store,
+    users: config.users,
+    authenticator: config.authenticator,
+    rateLimitStore: config.rateLimitStore ?? new MemoryRateLimitStore(),
+    geolocation: config.geolocation ?? null,
+    admin: adminCapability(config),
+    tokens: await createTokenService(options, clock),
+    trustedProxies: parseCidrs(options.trustedProxyCidrs),
+    clock,
+    logger,
+    events: new EventBus(logger, config.events),
+    stampDigest: await createStampDigest(options.securityStampKey),
+  };
+  await verifyStores({ session: config.store, rateLimit: config.rateLimitStore }, logger);
+  return {
+    options,
+    handle: (request) => handleRequest(engine, request),
+    handles: (target) => isOurPath(options, target, engine.admin !== null),
+    authenticate: (input) => authenticate(engine, input),
+    authenticateOptional: async (input) =>
+      input.authorization === undefined || input.authorization.length === 0 ? null : authenticate(engine, input),
+    errorResponse: (error) => errorToResponse(error, engine.logger),
+    changePassword: (request, caller, setPassword) => changePasswordRoute(engine, request, caller, setPassword),
+    ...sessionApi(engine),
+    rateLimit: (key, rate) => rateLimit(engine, key, rate),
+    on: (name, handler) => engine.events.on(name, handler),
+    purgeExpired: () => engine.store.purgeExpired(clock.now()),
+  };
+}
+
+function adminCapability<U>(config: SessauthConfig<U>): AdminCapability<U> | null {
+  if (config.admin === undefined) return null;
+  const { store } = config;
+  if (typeof store.listSessionsForAdmin !== 'function') {
+    throw new IntegrationError('admin: the admin listing needs a store with listSessionsForAdmin (the memory, Kysely and Redis stores have it)');
+  }
+  if (typeof config.admin.isAdmin !== 'function') throw new IntegrationError('admin.isAdmin must be a function of the user');
+  return { isAdmin: config.admin.isAdmin, list: adminListerOf(store) };
+}

@@ -1,0 +1,99 @@
+import type { JWTPayload } from 'jose';
+import type { Clock } from '../time/clock.js';
+import type { GeolocationProvider } from '../geo/location.js';
+import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
+import type { Logger } from '../log/logger.js';
+import type { SetPassword } from '../endpoints/change-password.js';
+import type { SessauthEventHandler, SessauthEventHandlers, SessauthEventName } from '../events/session-events.js';
+import type { SessionApi } from './session-api.js';
+import type { RateLimitResult } from './rate-limit-api.js';
+import type { ResolvedOptions, SessauthOptions } from '../options/options.js';
+import type { RateLimitStore, SessionRecord, SessionStore } from '../store/store-port.js';
+import type { Authenticator, UserPort } from '../users/user-port.js';
+
+/** Everything the engine needs; only `options`, `store`, `users` and `authenticator` are required. */
+export interface SessauthConfig<U> {
+  /** Raw options (validated here) or the result of `resolveOptions`. */
+  options: SessauthOptions | ResolvedOptions;
+  store: SessionStore;
+  users: UserPort<U>;
+  /** How `POST /auth/login/` turns a body into a user (see `createPasswordAuthenticator`). */
+  authenticator: Authenticator<U>;
+  /** Shared counters for throttling. @default an in-memory store (one process only). */
+  rateLimitStore?: RateLimitStore;
+  /** Off unless given. */
+  geolocation?: GeolocationProvider | null;
+  /**
+   * Turns the read-only admin listing on, under `adminPrefix`, for the users `isAdmin`
+   * accepts. Off by default: a default install has one login endpoint, not two. Needs a
+   * store with `listSessionsForAdmin`.
+   */
+  admin?: { readonly isAdmin: (user: U) => boolean };
+  clock?: Clock;
+  logger?: Logger;
+  /**
+   * Handlers of the session lifecycle (`login` with new-device/new-location flags, `refresh`,
+   * `revoke`, `reuse_detected`, `login_failed`). They run after the commit and after the
+   * response, never delay or fail it (errors are logged), and never see a token or password.
+   */
+  events?: SessauthEventHandlers;
+}
+
+/** What a protected host route receives. */
+export interface AuthContext<U> {
+  readonly user: U;
+  readonly session: SessionRecord;
+  /** The verified claims of the access token, custom claims (`customClaims`) included. */
+  readonly claims: Readonly<JWTPayload>;
+}
+
+/** Input of the per-request guard: just the headers it needs, no body, no Request. */
+export interface AuthenticateInput {
+  /** Every `Authorization` header value received (more than one fails closed). */
+  readonly authorization: readonly string[] | undefined;
+}
+
+/** The engine a host app holds; the server-side session API (`createSessionFor`, `listSessions`, ...) is in `SessionApi`. */
+export interface Sessauth<U> extends SessionApi {
+  readonly options: ResolvedOptions;
+  /**
+   * Serve the seven endpoints (and the admin listing). Resolves `null` when the path
+   * is not one of ours, so the adapter passes the request on.
+   */
+  handle(request: SessauthRequest): Promise<SessauthResponse | null>;
+  /**
+   * True when `handle` may answer this request target (path, optionally with its query):
+   * it lies under the API prefix or the admin prefix. Adapters call it first so host
+   * routes pay nothing for translating a request the core would hand back.
+   */
+  handles(target: string): boolean;
+  /** The guard of host routes: one token verification, one store read. Throws `SessauthError`. */
+  authenticate(input: AuthenticateInput): Promise<AuthContext<U>>;
+  /**
+   * The guard of routes that work with or without a user: null when the request carries
+   * no `Authorization` header at all; otherwise exactly `authenticate` (a bad or expired
+   * token is still its 401, so a client knows to refresh instead of silently losing its user).
+   */
+  authenticateOptional(input: AuthenticateInput): Promise<AuthContext<U> | null>;
+  /** The JSON error response for a thrown value (a non-SessauthError is logged and becomes 500). */
+  errorResponse(error: unknown): SessauthResponse;
+  /**
+   * A password change for a host route behind the guard (`{"current_password", "new_password"}`,
+   * JSON only): re-checks the current password under the login throttle, requires 8 to
+   * JWT_MAX_PASSWORD_LENGTH characters, calls `setPassword`, then ends every session of the
+   * user. Needs `users.usernameOf`. Resolves the response to send (200 empty, or the error).
+   */
+  changePassword(request: SessauthRequest, caller: AuthContext<U>, setPassword: SetPassword<U>): Promise<SessauthResponse>;
+  /**
+   * One hit of a host-defined budget (`auth.rateLimit('otp:' + userId, '5/min')`) on the same
+   * shared rate-limit store as the login throttle, in a fixed window. Resolves
+   * `{ allowed, limit, remaining, resetAt, retryAfter }`; a malformed rate or key throws an
+   * `IntegrationError`; a store fault rejects with `SessauthError('service_unavailable')` (503,
+   * fail closed). Rate `"0"` never limits.
+   */
+  rateLimit(key: string, rate: string): Promise<RateLimitResult>;
+  /** Adds an event handler (see `SessauthConfig.events`); returns its removal. */
+  on<E extends SessauthEventName>(name: E, handler: SessauthEventHandler<E>): () => void;
+  /** Delete revoked and naturally expired sessions. */
+  purgeExpired(): Promise<number>;
+}

@@ -1,0 +1,63 @@
+import type { Engine } from '../endpoints/engine.js';
+import { IntegrationError } from '../errors/sessauth-error.js';
+import type { PublicSession } from '../http/wire-types.js';
+import { createSessionFor, type CreatedSession, type CreateSessionForInput } from './create-session-for.js';
+import { endAllSessions } from '../sessions/end-all-sessions.js';
+import { listUserSessions } from '../sessions/list-user-sessions.js';
+import { isSessionIdShape, revokeSession } from '../sessions/revoke-session.js';
+import { toPublicSession } from '../endpoints/public-session.js';
+
+/** The server-side session API of `Sessauth`: the endpoints' behaviour for host code, same rules and events. */
+export interface SessionApi {
+  /**
+   * A new session for a user the host authenticated its own way (after sign-up, an OAuth
+   * callback, a magic link). The user is read through `users.findById`: unknown or inactive
+   * rejects with `SessauthError('invalid_user')`. Applies JWT_MAX_ACTIVE_SESSIONS like the
+   * login, records the browser summary and location like the login, fires `login`.
+   */
+  createSessionFor(userId: string, input?: CreateSessionForInput): Promise<CreatedSession>;
+  /**
+   * The user's active sessions exactly as `GET {prefix}/sessions/` shows them (newest first,
+   * idle ones left out); `is_current` is true only for `currentSessionId`.
+   */
+  listSessions(userId: string, options?: { readonly currentSessionId?: string }): Promise<PublicSession[]>;
+  /**
+   * Revoke one active session of the user (the rules of `DELETE {prefix}/sessions/{id}/`):
+   * true when it ended (fires `revoke` with reason `delete`); false for another user's,
+   * an ended, an unknown or a malformed id.
+   */
+  revokeSession(userId: string, sessionId: string): Promise<boolean>;
+  /**
+   * End every active session of the user in one bulk update (fires `revoke` with reason
+   * `invalidate_all`), except `except` when given: a password change that keeps this device
+   * (`{ except: caller.session.id }`). Returns how many ended. An `except` that is not one of
+   * the user's active sessions keeps nothing.
+   */
+  invalidateAllForUser(userId: string, options?: { readonly except?: string }): Promise<number>;
+}
+
+export function sessionApi<U>(engine: Engine<U>): SessionApi {
+  return {
+    createSessionFor: (userId, input) => createSessionFor(engine, userId, input),
+    listSessions: async (userId, options = {}) => {
+      checkUserId('listSessions', userId);
+      const current = options.currentSessionId ?? '';
+      return (await listUserSessions(engine, userId)).map((session) => toPublicSession(session, current));
+    },
+    revokeSession: async (userId, sessionId) => {
+      checkUserId('revokeSession', userId);
+      return revokeSession(engine, userId, sessionId, 'delete');
+    },
+    invalidateAllForUser: async (userId, options = {}) => {
+      checkUserId('invalidateAllForUser', userId);
+      const { except } = options;
+      if (except !== undefined && typeof except !== 'string') throw new IntegrationError('invalidateAllForUser: except must be a session id');
+      // An id no session can have keeps nothing: the store is not asked to match it.
+      return endAllSessions(engine, userId, 'invalidate_all', isSessionIdShape(except) ? except : undefined);
+    },
+  };
+}
+
+function checkUserId(method: string, userId: unknown): void {
+  if (typeof userId !== 'string' || userId === '') throw new IntegrationError(`${method}: userId must be a non-empty string`);
+}

@@ -1,0 +1,57 @@
+// The JSON bodies of the endpoints, declared once: the core builds them, the
+// conformance suites read them, and the browser client's own copy
+// (`@sessauth/client`, which must not depend on the core) is pinned to them by a
+// type test in packages/client/test.
+
+import type { ErrorCode } from '../errors/error-codes.js';
+import type { Location } from '../geo/location.js';
+
+/** The 200 of `GET {prefix}/csrf/`: the masked token to send back in `X-CSRFToken`. */
+export interface CsrfResponseBody {
+  csrf_token: string;
+}
+
+/**
+ * The 200 of `POST {prefix}/login/` and `POST {prefix}/refresh/`. `refresh_token`
+ * is there in `body` and `both` transport; in `cookie` transport it travels only in
+ * the HttpOnly refresh cookie.
+ */
+export interface TokenResponseBody {
+  access_token: string;
+  refresh_token?: string;
+}
+
+/**
+ * Every error answer of the endpoints and guards. `message` is a fixed text per code
+ * (never request data); JWT Ninja sends `error_code` alone, so a client should not
+ * require `message`.
+ */
+export interface ErrorResponseBody {
+  error_code: ErrorCode;
+  message: string;
+}
+
+/** One row of `GET {prefix}/sessions/` (the body is an array of them, newest first). */
+export interface PublicSession {
+  id: string;
+  /** ISO 8601 in UTC, e.g. `2026-01-31T12:00:00.000Z`. */
+  created_at: string;
+  last_activity_at: string;
+  /** Null when `JWT_PERSIST_CLIENT_IP` is off. */
+  ip_address: string | null;
+  user_agent: string | null;
+  /** `"<browser> on <OS>"` without versions, or null. */
+  browser: string | null;
+  location: Location | null;
+  /** True on the row of the session making the request: "this device". */
+  is_current: boolean;
+  /** The device name given with `PATCH {prefix}/sessions/{id}/`; null until named. */
+  name: string | null;
+  /** The session's absolute end (ISO 8601, UTC); null for a session that never ages out (JWT_SESSION_EXPIRE_SECONDS=0). */
+  expires_at: string | null;
+}
+
+/** The body of `PATCH {prefix}/sessions/{id}/`: the new device name (trimmed, 1..64 characters, no control characters). */
+export interface RenameSessionRequestBody {
+  name: string;
+}

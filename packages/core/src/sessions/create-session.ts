@@ -1,0 +1,69 @@
+import type { Engine } from '../endpoints/engine.js';
+import { lookupLocation } from '../geo/lookup-location.js';
+import type { SessionRecord } from '../store/store-port.js';
+import { randomId } from '../tokens/random-id.js';
+import { describeUserAgent, storedUserAgent } from '../ua/describe-user-agent.js';
+
+/**
+ * The stored expiry of a session that never ages out (JWT_SESSION_EXPIRE_SECONDS=0):
+ * the last instant every store can hold, so the port keeps one non-null expiry.
+ */
+export const NEVER_EXPIRES = new Date(Date.UTC(9999, 11, 31, 23, 59, 59));
+
+export interface LoginFacts {
+  readonly clientIp: string | null;
+  readonly userAgent: string | undefined;
+  /**
+   * `false` ("remember": false at login): the session lasts `shortSessionExpireSeconds` and its
+   * refresh cookie is a browser-session cookie. Absent or `true`: today's behaviour.
+   */
+  readonly remember?: boolean;
+}
+
+export interface IssuedTokens {
+  readonly session: SessionRecord;
+  readonly accessToken: string;
+  readonly refreshToken: string;
+  /** `false` for a session whose login said `"remember": false` (no Max-Age on the refresh cookie). */
+  readonly remember?: boolean;
+}
+
+/**
+ * Login's state change: a new active session holding the client's IP (a hint),
+ * User-Agent, the HMAC of the user's security stamp and the first refresh jti.
+ * Tokens are minted first and handed out only once the store committed the row
+ * (and evicted the oldest sessions beyond the cap in the same step).
+ */
+export async function createSession<U>(engine: Engine<U>, user: U, facts: LoginFacts): Promise<IssuedTokens> {
+  const { options, clock } = engine;
+  const userId = engine.users.idOf(user);
+  const now = clock.now();
+  const remember = facts.remember !== false;
+  const lifetime = remember ? options.sessionExpireSeconds : options.shortSessionExpireSeconds;
+  const expiresAt = lifetime === 0 ? NEVER_EXPIRES : new Date(now.getTime() + lifetime * 1000);
+  const id = randomId();
+  const refreshJti = randomId();
+  const userAgent = storedUserAgent(facts.userAgent);
+  const [securityStamp, location, accessToken, refreshToken] = await Promise.all([
+    engine.stampDigest(engine.users.securityStamp(user)),
+    lookupLocation(engine.geolocation, facts.clientIp, { timeoutMs: options.geolocationTimeoutMs, logger: engine.logger }),
+    engine.tokens.mintAccess({ userId, sessionId: id, notAfter: expiresAt }),
+    engine.tokens.mintRefresh({ userId, sessionId: id, jti: refreshJti, notAfter: expiresAt, ...(remember ? {} : { remember: false }) }),
+  ]);
+  const session = await engine.store.createSession({
+    session: {
+      id,
+      userId,
+      refreshJti,
+      securityStamp,
+      createdAt: now,
+      expiresAt,
+      ipAddress: options.persistClientIp ? facts.clientIp : null,
+      userAgent,
+      browser: describeUserAgent(userAgent),
+      location,
+    },
+    maxActiveSessions: options.maxActiveSessions,
+  });
+  return { session, accessToken, refreshToken, ...(remember ? {} : { remember: false }) };
+}

@@ -1,0 +1,19 @@
+import type { Engine } from '../endpoints/engine.js';
+import { emitRevoke } from './emit-session-events.js';
+import type { RevokeReason } from '../events/session-events.js';
+
+/**
+ * Revoke every active session of `userId` in one bulk store operation, except
+ * `exceptSessionId` when given (a password change that keeps this device), and fire one
+ * `revoke` (`sessionId` null, with the count) when any ended. Returns how many ended.
+ * Shared by `POST {prefix}/logout/all/`, `auth.changePassword` and `auth.invalidateAllForUser`.
+ */
+export async function endAllSessions<U>(engine: Engine<U>, userId: string, reason: RevokeReason, exceptSessionId?: string): Promise<number> {
+  const now = engine.clock.now();
+  const count =
+    exceptSessionId === undefined
+      ? await engine.store.expireAllForUser(userId, now)
+      : await engine.store.expireAllForUser(userId, now, { exceptSessionId });
+  emitRevoke(engine, userId, null, count, reason);
+  return count;
+}

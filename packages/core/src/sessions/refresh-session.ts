@@ -1,0 +1,65 @@
+import type { Engine } from '../endpoints/engine.js';
+import { emitRefresh, emitReuse, emitRevoke } from './emit-session-events.js';
+import { SessauthError } from '../errors/sessauth-error.js';
+import { randomId } from '../tokens/random-id.js';
+import { REMEMBER_CLAIM } from '../tokens/token-service.js';
+import type { IssuedTokens } from './create-session.js';
+import { idleCutoff } from './session-state.js';
+
+/**
+ * Strict single-use rotation. The refresh token is verified, the replacement pair
+ * is minted, and then one atomic compare-and-swap in the store decides: the swap
+ * commits (the pair is returned) or it reports why not. A replay of a consumed
+ * token, or the loser of a race, finds an active session with another jti: the
+ * store revokes the session in that same step, before this throws
+ * `token_reuse_detected`, so the winner's replacement dies too.
+ */
+export async function refreshSession<U>(engine: Engine<U>, refreshToken: string): Promise<IssuedTokens> {
+  const claims = await engine.tokens.verify(refreshToken, 'refresh');
+  const user = await engine.users.findById(claims.sub);
+  if (user === null) throw new SessauthError('invalid_user');
+  // Minted before the swap, so their lifetimes are their own: the session's natural
+  // end is enforced by the store on every refresh and by the guard on every request.
+  const nextJti = randomId();
+  // "remember": false at login travels in the refresh token, from one rotation to the next.
+  const remember = claims.payload[REMEMBER_CLAIM] !== false;
+  const [securityStamp, accessToken, nextRefreshToken] = await Promise.all([
+    engine.stampDigest(engine.users.securityStamp(user)),
+    engine.tokens.mintAccess({ userId: claims.sub, sessionId: claims.sid }),
+    engine.tokens.mintRefresh({ userId: claims.sub, sessionId: claims.sid, jti: nextJti, ...(remember ? {} : { remember: false }) }),
+  ]);
+  const now = engine.clock.now();
+  // The idle cutoff goes into the swap itself, so an idle session is refused (and revoked)
+  // atomically: a refresh can never revive it.
+  const cutoff = idleCutoff(engine.options.sessionIdleSeconds, now);
+  const outcome = await engine.store.rotateRefresh({
+    sessionId: claims.sid,
+    userId: claims.sub,
+    presentedJti: claims.jti,
+    nextJti,
+    securityStamp,
+    now,
+    ...(cutoff === undefined ? {} : { idleCutoff: cutoff }),
+  });
+  switch (outcome.status) {
+    case 'consumed':
+      emitRefresh(engine, claims.sub, claims.sid);
+      return { session: outcome.session, accessToken, refreshToken: nextRefreshToken, ...(remember ? {} : { remember: false }) };
+    case 'missing':
+      throw new SessauthError('session_not_found');
+    case 'wrong_user':
+      throw new SessauthError('invalid_token');
+    case 'security_changed':
+      emitRevoke(engine, claims.sub, claims.sid, 1, 'security_changed');
+      throw new SessauthError('session_expired');
+    case 'idle':
+      emitRevoke(engine, claims.sub, claims.sid, 1, 'idle');
+      throw new SessauthError('session_expired');
+    case 'expired':
+      throw new SessauthError('session_expired');
+    case 'reused':
+      engine.logger.warn('token_reuse_detected', { session: claims.sid });
+      emitReuse(engine, claims.sub, claims.sid);
+      throw new SessauthError('token_reuse_detected');
+  }
+}

@@ -1,0 +1,22 @@
+import type { Engine } from '../endpoints/engine.js';
+import { emitRevoke } from './emit-session-events.js';
+import type { RevokeReason } from '../events/session-events.js';
+
+// The shape of every id the core mints (base64url); anything else cannot be a session.
+const SESSION_ID_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** True for a string that could be an id the core minted; anything else is never sent to a store. */
+export function isSessionIdShape(sessionId: unknown): sessionId is string {
+  return typeof sessionId === 'string' && SESSION_ID_SHAPE.test(sessionId);
+}
+
+/**
+ * Revoke one active session of `userId` and fire `revoke` with `reason`. False, with
+ * nothing changed and no event, for another user's, an ended, an unknown or a malformed
+ * id alike. Shared by `DELETE {prefix}/sessions/{id}/` and `auth.revokeSession`.
+ */
+export async function revokeSession<U>(engine: Engine<U>, userId: string, sessionId: string, reason: RevokeReason): Promise<boolean> {
+  const revoked = isSessionIdShape(sessionId) && (await engine.store.expireSession(sessionId, userId, engine.clock.now()));
+  if (revoked) emitRevoke(engine, userId, sessionId, 1, reason);
+  return revoked;
+}
