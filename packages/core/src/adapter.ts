@@ -2,4 +2,4 @@
 // request into the core's plain-data shape and write the answer back.
 
 export type { SessauthRequest, SessauthResponse, RequestHeaders } from './http/sessauth-request.js';
-export { readLimitedStream } from './http/read-limited-stream.js';
+export { readLimitedStream } from './streams/read-limited-stream.js';

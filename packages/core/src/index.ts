@@ -19,7 +19,7 @@ export { StoreSchemaError, type StoreSchemaProblem } from './errors/store-schema
 
 // Framework-neutral HTTP shape (also on `@sessauth/core/adapter`, its home for adapter authors)
 export type { SessauthRequest, SessauthResponse, RequestHeaders } from './http/sessauth-request.js';
-export { readLimitedStream } from './http/read-limited-stream.js';
+export { readLimitedStream } from './streams/read-limited-stream.js';
 
 // Storage and rate-limit ports, and the in-memory reference implementations
 export type {

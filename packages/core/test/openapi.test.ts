@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../src/errors/error-codes.js';
-import { ROUTE_TABLE } from '../src/endpoints/endpoints.js';
-import { matchRoute } from '../src/http/router.js';
+import { ENDPOINTS as ROUTE_TABLE, matchEndpoint as matchRoute } from '../src/endpoints/endpoints.js';
 import { objectSchema } from '../src/openapi/json-schema.js';
 import { ROUTE_DOCS } from '../src/openapi/route-docs.js';
 import { documentedPath } from '../src/openapi/openapi-document.js';

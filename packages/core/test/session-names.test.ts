@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SessauthError } from '../src/errors/sessauth-error.js';
-import { matchRoute } from '../src/http/router.js';
+import { matchEndpoint as matchRoute } from '../src/endpoints/endpoints.js';
 import { NEVER_EXPIRES } from '../src/sessions/create-session.js';
 import { sessionNameOf } from '../src/sessions/session-name.js';
 import { toPublicSession } from '../src/endpoints/public-session.js';

@@ -4,7 +4,7 @@ import { SessauthError } from '../errors/sessauth-error.js';
 import { clientIpOf, isSecureRequest } from '../http/client-identity.js';
 import { joinedHeader } from '../http/request-headers.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
-import { throttleAccount, throttleClient } from '../rate-limit/throttle.js';
+import { throttleAccount, throttleClient } from '../endpoints/throttle-request.js';
 import { createSession } from '../sessions/create-session.js';
 import { adminCookie } from './cookie.js';
 import { adminErrorResponse } from './error-page.js';

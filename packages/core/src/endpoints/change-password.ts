@@ -4,8 +4,8 @@ import { clientIpOf } from '../http/client-identity.js';
 import { assertJsonContentType, readJsonObject } from '../http/read-json-body.js';
 import { emptyResponse, errorToResponse } from '../http/response.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
-import { throttleAccount, throttleClient } from '../rate-limit/throttle.js';
-import type { AuthContext } from '../engine/sessauth.js';
+import { throttleAccount, throttleClient } from './throttle-request.js';
+import type { AuthContext } from '../sessions/authenticate.js';
 import { endAllSessions } from '../sessions/end-all-sessions.js';
 
 /** The shortest new password accepted (NIST SP 800-63B's floor); the longest is JWT_MAX_PASSWORD_LENGTH. */

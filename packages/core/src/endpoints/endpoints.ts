@@ -1,34 +1,44 @@
+import { createRouter } from '../http/router.js';
+import { csrfEndpoint } from './csrf.js';
+import { deleteSessionEndpoint } from './delete-session.js';
+import type { Endpoint } from './endpoint.js';
+import { jwksEndpoint, wellKnownJwksEndpoint } from './jwks.js';
+import { listSessionsEndpoint } from './list-sessions.js';
+import { loginEndpoint } from './login.js';
+import { logoutAllEndpoint } from './logout-all.js';
+import { logoutEndpoint } from './logout.js';
+import { refreshEndpoint } from './refresh.js';
+import { renameSessionEndpoint } from './rename-session.js';
+
 /**
- * The endpoints under the prefix, declared once: the router matches requests against this
- * list and the OpenAPI description (`@sessauth/core/openapi`) documents every entry of it, so
- * a route added here without a description fails a test instead of going undocumented.
- * Paths are the contract's without the trailing slash (optional on the wire); `{id}` is a
- * session id segment.
+ * Every endpoint under the prefix, once: the router matches requests against this list, the
+ * dispatcher calls the matched entry, and the OpenAPI description (`@sessauth/core/openapi`)
+ * documents each (its docs entry is keyed by `route`, and the compiler demands one per route).
+ * Adding an endpoint is one file that exports its declaration and one line here.
  */
-export const ROUTE_TABLE = [
-  { route: 'csrf', method: 'GET', path: '/csrf' },
-  { route: 'login', method: 'POST', path: '/login' },
-  { route: 'refresh', method: 'POST', path: '/refresh' },
-  { route: 'list-sessions', method: 'GET', path: '/sessions' },
-  { route: 'delete-session', method: 'DELETE', path: '/sessions/{id}' },
-  { route: 'rename-session', method: 'PATCH', path: '/sessions/{id}' },
-  { route: 'logout', method: 'POST', path: '/logout' },
-  { route: 'logout-all', method: 'POST', path: '/logout/all' },
+export const ENDPOINTS = [
+  csrfEndpoint,
+  loginEndpoint,
+  refreshEndpoint,
+  listSessionsEndpoint,
+  deleteSessionEndpoint,
+  renameSessionEndpoint,
+  logoutEndpoint,
+  logoutAllEndpoint,
   // The verifying public keys (asymmetric algorithms), at both places verifiers look.
-  { route: 'jwks', method: 'GET', path: '/jwks.json' },
-  { route: 'jwks', method: 'GET', path: '/.well-known/jwks.json' },
-] as const satisfies readonly RouteEntry[];
-
-interface RouteEntry {
-  readonly route: string;
-  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  readonly path: string;
-}
-
-type Entry = (typeof ROUTE_TABLE)[number];
+  jwksEndpoint,
+  wellKnownJwksEndpoint,
+] as const satisfies readonly Endpoint[];
 
 /** Every endpoint's name. */
-export type RouteName = Entry['route'];
+export type RouteName = (typeof ENDPOINTS)[number]['route'];
 
-/** The endpoints addressed by a session id (`/sessions/{id}`). */
-export type SessionIdRouteName = Extract<Entry, { path: `${string}{id}${string}` }>['route'];
+/** Matches method + path (under the prefix) against ENDPOINTS. */
+export const matchEndpoint = createRouter(ENDPOINTS);
+
+const BY_ROUTE: ReadonlyMap<RouteName, Endpoint> = new Map(ENDPOINTS.map((endpoint) => [endpoint.route, endpoint]));
+
+/** The declaration of a route the router matched. */
+export function endpointOf(route: RouteName): Endpoint {
+  return BY_ROUTE.get(route)!;
+}

@@ -1,13 +1,22 @@
+import type { AuthContext } from '../sessions/authenticate.js';
+import type { BearerEndpoint } from './endpoint.js';
 import type { Engine } from './engine.js';
 import { jsonResponse } from '../http/response.js';
-import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
-import { authenticateRequest } from '../sessions/authenticate.js';
+import type { SessauthResponse } from '../http/sessauth-request.js';
 import { listUserSessions } from '../sessions/list-user-sessions.js';
 import { toPublicSession } from './public-session.js';
 
 /** GET /auth/sessions/: the caller's active sessions (idle ones left out), newest first, "this device" marked. */
-export async function listSessionsRoute<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
-  const { session } = await authenticateRequest(engine, request);
+export const listSessionsEndpoint = {
+  route: 'list-sessions',
+  method: 'GET',
+  path: '/sessions',
+  auth: 'bearer',
+  handle: ({ engine, caller }) => listSessions(engine, caller),
+} as const satisfies BearerEndpoint;
+
+async function listSessions<U>(engine: Engine<U>, caller: AuthContext<U>): Promise<SessauthResponse> {
+  const { session } = caller;
   const sessions = await listUserSessions(engine, session.userId);
   return jsonResponse(
     200,

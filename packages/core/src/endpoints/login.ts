@@ -1,16 +1,25 @@
+import type { PublicEndpoint } from './endpoint.js';
 import type { Engine } from './engine.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { emitLogin, emitLoginFailed } from '../sessions/emit-session-events.js';
 import { readJsonObject } from '../http/read-json-body.js';
 import { joinedHeader } from '../http/request-headers.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
-import { throttleAccount } from '../rate-limit/throttle.js';
+import { throttleAccount } from './throttle-request.js';
 import { createSession } from '../sessions/create-session.js';
 import { checkTokenEndpointRequest } from './token-endpoint-checks.js';
 import { tokenResponse } from './token-response.js';
 
 /** POST /auth/login/: pre-checks, the pluggable authenticator, then a new session. */
-export async function loginRoute<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
+export const loginEndpoint = {
+  route: 'login',
+  method: 'POST',
+  path: '/login',
+  auth: 'none',
+  handle: ({ engine, request }) => login(engine, request),
+} as const satisfies PublicEndpoint;
+
+async function login<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
   const { clientIp } = await checkTokenEndpointRequest(engine, request, 'login');
   const body = await readJsonObject(request, engine.options.maxBodyBytes);
   // Every check of the request before the password: a refusal after it would tell a

@@ -1,13 +1,22 @@
+import type { AuthContext } from '../sessions/authenticate.js';
+import type { BearerEndpoint } from './endpoint.js';
 import type { Engine } from './engine.js';
 import { clearRefreshCookie, usesRefreshCookie } from '../http/auth-cookies.js';
 import { emptyResponse } from '../http/response.js';
-import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
-import { authenticateRequest } from '../sessions/authenticate.js';
+import type { SessauthResponse } from '../http/sessauth-request.js';
 import { endAllSessions } from '../sessions/end-all-sessions.js';
 
 /** POST /auth/logout/all/: expire every active session of the caller in one bulk update. */
-export async function logoutAllRoute<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
-  const { session } = await authenticateRequest(engine, request);
+export const logoutAllEndpoint = {
+  route: 'logout-all',
+  method: 'POST',
+  path: '/logout/all',
+  auth: 'bearer',
+  handle: ({ engine, caller }) => logoutAll(engine, caller),
+} as const satisfies BearerEndpoint;
+
+async function logoutAll<U>(engine: Engine<U>, caller: AuthContext<U>): Promise<SessauthResponse> {
+  const { session } = caller;
   await endAllSessions(engine, session.userId, 'logout_all');
   return emptyResponse(usesRefreshCookie(engine.options) ? { setCookies: [clearRefreshCookie(engine.options)] } : {});
 }

@@ -1,3 +1,4 @@
+import type { PublicEndpoint } from './endpoint.js';
 import type { Engine } from './engine.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { clearRefreshCookie } from '../http/auth-cookies.js';
@@ -13,7 +14,15 @@ import { soleValue } from '../http/request-headers.js';
 const DEAD_SESSION = new Set(['token_reuse_detected', 'session_expired', 'session_not_found']);
 
 /** POST /auth/refresh/: pre-checks, then strict single-use rotation. */
-export async function refreshRoute<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
+export const refreshEndpoint = {
+  route: 'refresh',
+  method: 'POST',
+  path: '/refresh',
+  auth: 'none',
+  handle: ({ engine, request }) => refresh(engine, request),
+} as const satisfies PublicEndpoint;
+
+async function refresh<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
   const { cookies } = await checkTokenEndpointRequest(engine, request, 'refresh');
   const body = await readJsonObject(request, engine.options.maxBodyBytes);
   const token = presentedRefreshToken(engine, body, cookies);

@@ -1,9 +1,10 @@
+import type { AuthContext } from '../sessions/authenticate.js';
+import type { BearerEndpoint } from './endpoint.js';
 import type { Engine } from './engine.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { assertJsonContentType, readJsonObject } from '../http/read-json-body.js';
 import { jsonResponse } from '../http/response.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
-import { authenticateRequest } from '../sessions/authenticate.js';
 import { isSessionIdShape } from '../sessions/revoke-session.js';
 import { isActive, isIdle } from '../sessions/session-state.js';
 import { sessionNameOf } from '../sessions/session-name.js';
@@ -16,8 +17,16 @@ import { toPublicSession } from './public-session.js';
  * for another user's, an ended, an unknown or a malformed id alike (never sent to the store).
  * Bearer-authenticated like DELETE: cookies are not read, so no CSRF check applies.
  */
-export async function renameSessionRoute<U>(engine: Engine<U>, request: SessauthRequest, sessionId: string): Promise<SessauthResponse> {
-  const { session } = await authenticateRequest(engine, request);
+export const renameSessionEndpoint = {
+  route: 'rename-session',
+  method: 'PATCH',
+  path: '/sessions/{id}',
+  auth: 'bearer',
+  handle: ({ engine, request, caller, sessionId }) => renameSession(engine, request, caller, sessionId),
+} as const satisfies BearerEndpoint;
+
+async function renameSession<U>(engine: Engine<U>, request: SessauthRequest, caller: AuthContext<U>, sessionId: string): Promise<SessauthResponse> {
+  const { session } = caller;
   assertJsonContentType(request);
   const name = sessionNameOf(await readJsonObject(request, engine.options.maxBodyBytes));
   const now = engine.clock.now();

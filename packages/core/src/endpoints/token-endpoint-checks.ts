@@ -6,7 +6,7 @@ import { assertJsonContentType } from '../http/read-json-body.js';
 import { assertCsrf } from '../http/request-csrf.js';
 import { headerValues } from '../http/request-headers.js';
 import type { SessauthRequest } from '../http/sessauth-request.js';
-import { throttleClient } from '../rate-limit/throttle.js';
+import { throttleClient } from './throttle-request.js';
 
 export interface CheckedRequest {
   readonly clientIp: string | null;

@@ -10,7 +10,7 @@ import { rateLimit } from './rate-limit-api.js';
 import { adminListerOf } from '../store/store-port.js';
 import { verifyStores } from '../store/verify-stores.js';
 import { changePasswordRoute } from '../endpoints/change-password.js';
-import { authenticate } from '../sessions/authenticate.js';
+import { authenticateBearer } from '../endpoints/bearer-guard.js';
 import { sessionApi } from './session-api.js';
 import { createStampDigest } from '../sessions/security-stamp.js';
 import type { Sessauth, SessauthConfig } from './sessauth.js';
@@ -52,9 +52,9 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     options,
     handle: (request) => handleRequest(engine, request),
     handles: (target) => isOurPath(options, target, engine.admin !== null),
-    authenticate: (input) => authenticate(engine, input),
+    authenticate: (input) => authenticateBearer(engine, input),
     authenticateOptional: async (input) =>
-      input.authorization === undefined || input.authorization.length === 0 ? null : authenticate(engine, input),
+      input.authorization === undefined || input.authorization.length === 0 ? null : authenticateBearer(engine, input),
     errorResponse: (error) => errorToResponse(error, engine.logger),
     changePassword: (request, caller, setPassword) => changePasswordRoute(engine, request, caller, setPassword),
     ...sessionApi(engine),

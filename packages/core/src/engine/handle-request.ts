@@ -1,21 +1,14 @@
 import { handleAdminRequest, isAdminPath } from '../admin/route.js';
+import { authenticateRequest } from '../endpoints/bearer-guard.js';
 import type { Engine } from '../endpoints/engine.js';
-import type { ResolvedOptions } from '../options/options.js';
+import { endpointOf, matchEndpoint, type RouteName } from '../endpoints/endpoints.js';
 import { SessauthError } from '../errors/sessauth-error.js';
-import { csrfRoute } from '../endpoints/csrf.js';
-import { deleteSessionRoute } from '../endpoints/delete-session.js';
-import { jwksRoute } from '../endpoints/jwks.js';
-import { listSessionsRoute } from '../endpoints/list-sessions.js';
-import { loginRoute } from '../endpoints/login.js';
-import { logoutAllRoute } from '../endpoints/logout-all.js';
-import { logoutRoute } from '../endpoints/logout.js';
-import { refreshRoute } from '../endpoints/refresh.js';
-import { renameSessionRoute } from '../endpoints/rename-session.js';
-import { RequestStoreBudget } from '../store/request-store-budget.js';
-import { errorToResponse } from '../http/response.js';
 import { routablePath } from '../http/request-target.js';
-import { matchRoute, type RouteMatch } from '../http/router.js';
+import { errorToResponse } from '../http/response.js';
+import type { RouteMatch } from '../http/router.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
+import type { ResolvedOptions } from '../options/options.js';
+import { RequestStoreBudget } from '../store/request-store-budget.js';
 
 /** The API prefix or the admin prefix holds `target` (query ignored, dot segments resolved). */
 export function isOurPath(options: ResolvedOptions, target: string, adminOn: boolean): boolean {
@@ -38,7 +31,7 @@ export async function handleRequest<U>(engine: Engine<U>, received: SessauthRequ
   if (engine.admin !== null && isAdminPath(request.path, engine.options.adminPrefix)) {
     return handleAdminRequest(engine, engine.admin, request).catch((error: unknown) => errorToResponse(error, engine.logger));
   }
-  const match = matchRoute(request.method.toUpperCase(), request.path, engine.options.prefix);
+  const match = matchEndpoint(request.method.toUpperCase(), request.path, engine.options.prefix);
   if (match.kind === 'not-ours') return null;
   return dispatch(withStoreBudget(engine), request, match);
 }
@@ -49,32 +42,21 @@ function withStoreBudget<U>(engine: Engine<U>): Engine<U> {
   return { ...engine, store: budget.bound(engine.store), rateLimitStore: budget.bound(engine.rateLimitStore) };
 }
 
-async function dispatch<U>(engine: Engine<U>, request: SessauthRequest, match: Exclude<RouteMatch, { kind: 'not-ours' }>): Promise<SessauthResponse> {
+async function dispatch<U>(
+  engine: Engine<U>,
+  request: SessauthRequest,
+  match: Exclude<RouteMatch<RouteName>, { kind: 'not-ours' }>,
+): Promise<SessauthResponse> {
   try {
     if (match.kind === 'not-found') throw new SessauthError('not_found');
     if (match.kind === 'method-not-allowed') {
       return errorToResponse(new SessauthError('method_not_allowed'), engine.logger, { headers: { allow: match.allow } });
     }
-    switch (match.route) {
-      case 'csrf':
-        return csrfRoute(engine, request);
-      case 'login':
-        return await loginRoute(engine, request);
-      case 'refresh':
-        return await refreshRoute(engine, request);
-      case 'list-sessions':
-        return await listSessionsRoute(engine, request);
-      case 'delete-session':
-        return await deleteSessionRoute(engine, request, match.sessionId);
-      case 'rename-session':
-        return await renameSessionRoute(engine, request, match.sessionId);
-      case 'logout':
-        return await logoutRoute(engine, request);
-      case 'logout-all':
-        return await logoutAllRoute(engine, request);
-      case 'jwks':
-        return jwksRoute(engine);
-    }
+    const endpoint = endpointOf(match.route);
+    const call = { engine, request, sessionId: match.sessionId ?? '' };
+    // The guard runs first, so its 401s come before any check of the endpoint's own.
+    if (endpoint.auth === 'bearer') return await endpoint.handle({ ...call, caller: await authenticateRequest(engine, request) });
+    return await endpoint.handle(call);
   } catch (error) {
     return errorToResponse(error, engine.logger);
   }

@@ -1,4 +1,5 @@
-import type { JWTPayload } from 'jose';
+import type { AuthenticateInput } from '../endpoints/bearer-guard.js';
+import type { AuthContext } from '../sessions/authenticate.js';
 import type { Clock } from '../time/clock.js';
 import type { GeolocationProvider } from '../geo/location.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
@@ -8,7 +9,7 @@ import type { SessauthEventHandler, SessauthEventHandlers, SessauthEventName } f
 import type { SessionApi } from './session-api.js';
 import type { RateLimitResult } from './rate-limit-api.js';
 import type { ResolvedOptions, SessauthOptions } from '../options/options.js';
-import type { RateLimitStore, SessionRecord, SessionStore } from '../store/store-port.js';
+import type { RateLimitStore, SessionStore } from '../store/store-port.js';
 import type { Authenticator, UserPort } from '../users/user-port.js';
 
 /** Everything the engine needs; only `options`, `store`, `users` and `authenticator` are required. */
@@ -37,20 +38,6 @@ export interface SessauthConfig<U> {
    * response, never delay or fail it (errors are logged), and never see a token or password.
    */
   events?: SessauthEventHandlers;
-}
-
-/** What a protected host route receives. */
-export interface AuthContext<U> {
-  readonly user: U;
-  readonly session: SessionRecord;
-  /** The verified claims of the access token, custom claims (`customClaims`) included. */
-  readonly claims: Readonly<JWTPayload>;
-}
-
-/** Input of the per-request guard: just the headers it needs, no body, no Request. */
-export interface AuthenticateInput {
-  /** Every `Authorization` header value received (more than one fails closed). */
-  readonly authorization: readonly string[] | undefined;
 }
 
 /** The engine a host app holds; the server-side session API (`createSessionFor`, `listSessions`, ...) is in `SessionApi`. */
@@ -97,3 +84,5 @@ export interface Sessauth<U> extends SessionApi {
   /** Delete revoked and naturally expired sessions. */
   purgeExpired(): Promise<number>;
 }
+
+export type { AuthContext, AuthenticateInput };

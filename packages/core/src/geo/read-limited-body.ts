@@ -1,4 +1,4 @@
-import { readLimitedStream } from '../http/read-limited-stream.js';
+import { readLimitedStream } from '../streams/read-limited-stream.js';
 
 /**
  * The response body as UTF-8 text, reading at most `maxBytes` (counted after

@@ -1,4 +1,4 @@
-import type { Engine } from '../endpoints/engine.js';
+import type { WireContext } from './wire-context.js';
 import { cidrListContains } from '../net/parse-cidrs.js';
 import { parseIp } from '../net/ip-address.js';
 import { resolveClientIp } from '../net/resolve-client-ip.js';
@@ -12,13 +12,13 @@ interface PeerFacts {
 }
 
 /** The client's IP: the peer, or X-Forwarded-For when the peer is a trusted proxy. */
-export function clientIpOf<U>(engine: Engine<U>, request: PeerFacts): string | null {
+export function clientIpOf(wire: WireContext, request: PeerFacts): string | null {
   return resolveClientIp({
     peerAddress: request.peerAddress,
     forwardedFor: headerValues(request.headers, 'x-forwarded-for'),
-    trustedProxies: engine.trustedProxies,
-    maxHeaderLength: engine.options.maxForwardedHeaderLength,
-    maxHops: engine.options.maxForwardedHops,
+    trustedProxies: wire.trustedProxies,
+    maxHeaderLength: wire.options.maxForwardedHeaderLength,
+    maxHops: wire.options.maxForwardedHops,
   });
 }
 
@@ -27,10 +27,10 @@ export function clientIpOf<U>(engine: Engine<U>, request: PeerFacts): string | n
  * An ambiguous one from a trusted proxy (two headers, a list, an unknown scheme) fails
  * closed: it counts as HTTPS, whose CSRF rules (a same-origin Referer) are the stricter.
  */
-export function isSecureRequest<U>(engine: Engine<U>, request: PeerFacts): boolean {
+export function isSecureRequest(wire: WireContext, request: PeerFacts): boolean {
   if (request.secure) return true;
   const peer = request.peerAddress === null ? null : parseIp(request.peerAddress);
-  if (peer === null || !cidrListContains(engine.trustedProxies, peer)) return false;
+  if (peer === null || !cidrListContains(wire.trustedProxies, peer)) return false;
   const proto = headerValues(request.headers, 'x-forwarded-proto');
   if (proto === undefined) return false;
   return proto.length !== 1 || proto[0]!.trim().toLowerCase() !== 'http';
@@ -41,10 +41,10 @@ export function isSecureRequest<U>(engine: Engine<U>, request: PeerFacts): boole
  * With JWT_ALLOWED_HOSTS set (as Django's ALLOWED_HOSTS) only a listed host counts: a
  * forged `Host` then makes no origin "own". A repeated `Host` counts as none.
  */
-export function ownHost<U>(engine: Engine<U>, request: PeerFacts): string | undefined {
+export function ownHost(wire: WireContext, request: PeerFacts): string | undefined {
   const host = soleValue(headerValues(request.headers, 'host'));
   if (host === undefined) return undefined;
-  const { allowedHosts } = engine.options;
+  const { allowedHosts } = wire.options;
   return allowedHosts.length === 0 || allowedHosts.some((allowed) => hostMatches(host, allowed)) ? host : undefined;
 }
 

@@ -1,4 +1,4 @@
-import type { Engine } from '../endpoints/engine.js';
+import type { WireContext } from './wire-context.js';
 import { isSecureRequest, ownHost } from './client-identity.js';
 import { parseCookieHeader } from './cookies.js';
 import { SessauthError } from '../errors/sessauth-error.js';
@@ -13,8 +13,8 @@ import type { SessauthRequest } from './sessauth-request.js';
  * A failure is 403 `csrf_failed`, logged at warn level with the rule that failed (and
  * a refused Origin, which is the site's, not the user's), never a token value.
  */
-export function assertCsrf<U>(
-  engine: Engine<U>,
+export function assertCsrf(
+  wire: WireContext,
   request: SessauthRequest,
   headerTokens: readonly string[] | undefined,
   cookies: Map<string, string[]> = parseCookieHeader(headerValues(request.headers, 'cookie')),
@@ -22,22 +22,22 @@ export function assertCsrf<U>(
   const failure = csrfFailure({
     method: request.method,
     headerTokens,
-    cookieValues: cookies.get(engine.options.csrfCookieName),
+    cookieValues: cookies.get(wire.options.csrfCookieName),
     origin: headerValues(request.headers, 'origin'),
     referer: headerValues(request.headers, 'referer'),
-    host: ownHost(engine, request),
-    secure: isSecureRequest(engine, request),
-    trustedOrigins: engine.options.csrfTrustedOrigins,
+    host: ownHost(wire, request),
+    secure: isSecureRequest(wire, request),
+    trustedOrigins: wire.options.csrfTrustedOrigins,
   });
   if (failure === null) return;
   if (failure.reason === 'origin_refused') {
-    engine.logger.warn('csrf_failed', {
+    wire.logger.warn('csrf_failed', {
       reason: failure.reason,
       origin: loggableOrigin(failure.origin),
       hint: 'if this origin is yours, add it to JWT_CSRF_TRUSTED_ORIGINS',
     });
   } else {
-    engine.logger.warn('csrf_failed', { reason: failure.reason });
+    wire.logger.warn('csrf_failed', { reason: failure.reason });
   }
   throw new SessauthError('csrf_failed');
 }
@@ -66,9 +66,9 @@ export interface IssuedCsrf {
  * flow sends one masked value on login and every refresh); a new secret, and its cookie,
  * only when the request has none (or a malformed or repeated one).
  */
-export function issueCsrf<U>(engine: Engine<U>, request: SessauthRequest): IssuedCsrf {
-  const current = soleValue(parseCookieHeader(headerValues(request.headers, 'cookie')).get(engine.options.csrfCookieName));
+export function issueCsrf(wire: WireContext, request: SessauthRequest): IssuedCsrf {
+  const current = soleValue(parseCookieHeader(headerValues(request.headers, 'cookie')).get(wire.options.csrfCookieName));
   if (current !== undefined && CSRF_SECRET.test(current)) return { token: maskCsrfSecret(current), setCookies: [] };
   const secret = newCsrfSecret();
-  return { token: maskCsrfSecret(secret), setCookies: [csrfCookie(engine.options, secret)] };
+  return { token: maskCsrfSecret(secret), setCookies: [csrfCookie(wire.options, secret)] };
 }

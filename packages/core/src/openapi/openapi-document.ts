@@ -1,5 +1,5 @@
 import { ERROR_STATUS, type ErrorCode } from '../errors/error-codes.js';
-import { ROUTE_TABLE } from '../endpoints/endpoints.js';
+import { ENDPOINTS } from '../endpoints/endpoints.js';
 import type { RefreshTokenTransport } from '../options/options.js';
 import { ROUTE_DOCS, type DocSettings, type ErrorCase, type RouteDoc } from './route-docs.js';
 import type {
@@ -48,7 +48,7 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
   };
   const paths: Record<string, PathItem> = {};
   const ids = new Set<string>();
-  for (const entry of ROUTE_TABLE) {
+  for (const entry of ENDPOINTS) {
     const method = entry.method.toLowerCase() as HttpMethodKey;
     // One route on two paths (the JWK set) needs two operation ids.
     let id = camelCase(entry.route);

@@ -1,11 +1,8 @@
-import type { Engine } from '../endpoints/engine.js';
 import { describeStoreFault } from '../errors/describe-store-fault.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import type { Logger } from '../log/logger.js';
 import type { RateSpec } from '../options/options.js';
 import type { RateLimitStore } from '../store/store-port.js';
-import { accountRateKey } from './account-rate-key.js';
-import { clientRateKey } from './rate-limit-key.js';
 
 /** What a budget counts: a client address (`login`, `refresh`), an account (`login_account`), a host's key (`host`). */
 export type ThrottleScope = 'login' | 'refresh' | 'login_account' | 'host';
@@ -18,40 +15,6 @@ export interface ThrottleInput {
   readonly rate: RateSpec | null;
   readonly now: Date;
   readonly logger: Logger;
-}
-
-/**
- * One hit of `scope`'s budget for this client (login's budget also covers the admin
- * sign-in and the password change: each one guesses a password).
- */
-export function throttleClient<U>(engine: Engine<U>, scope: 'login' | 'refresh', clientIp: string | null): Promise<void> {
-  const { options } = engine;
-  return throttle(engine.rateLimitStore, {
-    scope,
-    clientKey: clientRateKey(clientIp, options.throttleIpv6Prefix),
-    rate: scope === 'login' ? options.loginThrottle : options.refreshThrottle,
-    now: engine.clock.now(),
-    logger: engine.logger,
-  });
-}
-
-/**
- * One hit of the login's per-account budget (JWT_LOGIN_ACCOUNT_THROTTLE_RATE, off by
- * default), keyed by a keyed hash of the normalised username. Counted before the
- * authenticator looks the user up, for existing and unknown usernames alike, so the
- * answer (429 or not) says nothing about whether the account exists. A body without a
- * string `username` (a custom login flow) has no account to count.
- */
-export async function throttleAccount<U>(engine: Engine<U>, username: unknown): Promise<void> {
-  const { options } = engine;
-  if (options.loginAccountThrottle === null || typeof username !== 'string') return;
-  await throttle(engine.rateLimitStore, {
-    scope: 'login_account',
-    clientKey: await accountRateKey(options, options.securityStampKey, username),
-    rate: options.loginAccountThrottle,
-    now: engine.clock.now(),
-    logger: engine.logger,
-  });
 }
 
 /**

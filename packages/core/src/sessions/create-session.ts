@@ -1,4 +1,4 @@
-import type { Engine } from '../endpoints/engine.js';
+import type { SessionServices } from './session-services.js';
 import { lookupLocation } from '../geo/lookup-location.js';
 import type { SessionRecord } from '../store/store-port.js';
 import { randomId } from '../tokens/random-id.js';
@@ -34,9 +34,9 @@ export interface IssuedTokens {
  * Tokens are minted first and handed out only once the store committed the row
  * (and evicted the oldest sessions beyond the cap in the same step).
  */
-export async function createSession<U>(engine: Engine<U>, user: U, facts: LoginFacts): Promise<IssuedTokens> {
-  const { options, clock } = engine;
-  const userId = engine.users.idOf(user);
+export async function createSession<U>(services: SessionServices<U>, user: U, facts: LoginFacts): Promise<IssuedTokens> {
+  const { options, clock } = services;
+  const userId = services.users.idOf(user);
   const now = clock.now();
   const remember = facts.remember !== false;
   const lifetime = remember ? options.sessionExpireSeconds : options.shortSessionExpireSeconds;
@@ -45,12 +45,12 @@ export async function createSession<U>(engine: Engine<U>, user: U, facts: LoginF
   const refreshJti = randomId();
   const userAgent = storedUserAgent(facts.userAgent);
   const [securityStamp, location, accessToken, refreshToken] = await Promise.all([
-    engine.stampDigest(engine.users.securityStamp(user)),
-    lookupLocation(engine.geolocation, facts.clientIp, { timeoutMs: options.geolocationTimeoutMs, logger: engine.logger }),
-    engine.tokens.mintAccess({ userId, sessionId: id, notAfter: expiresAt }),
-    engine.tokens.mintRefresh({ userId, sessionId: id, jti: refreshJti, notAfter: expiresAt, ...(remember ? {} : { remember: false }) }),
+    services.stampDigest(services.users.securityStamp(user)),
+    lookupLocation(services.geolocation, facts.clientIp, { timeoutMs: options.geolocationTimeoutMs, logger: services.logger }),
+    services.tokens.mintAccess({ userId, sessionId: id, notAfter: expiresAt }),
+    services.tokens.mintRefresh({ userId, sessionId: id, jti: refreshJti, notAfter: expiresAt, ...(remember ? {} : { remember: false }) }),
   ]);
-  const session = await engine.store.createSession({
+  const session = await services.store.createSession({
     session: {
       id,
       userId,

@@ -1,4 +1,4 @@
-import type { Engine } from '../endpoints/engine.js';
+import type { SessionServices } from './session-services.js';
 import { emitRevoke } from './emit-session-events.js';
 import type { RevokeReason } from '../events/session-events.js';
 
@@ -8,12 +8,17 @@ import type { RevokeReason } from '../events/session-events.js';
  * `revoke` (`sessionId` null, with the count) when any ended. Returns how many ended.
  * Shared by `POST {prefix}/logout/all/`, `auth.changePassword` and `auth.invalidateAllForUser`.
  */
-export async function endAllSessions<U>(engine: Engine<U>, userId: string, reason: RevokeReason, exceptSessionId?: string): Promise<number> {
-  const now = engine.clock.now();
+export async function endAllSessions<U>(
+  services: SessionServices<U>,
+  userId: string,
+  reason: RevokeReason,
+  exceptSessionId?: string,
+): Promise<number> {
+  const now = services.clock.now();
   const count =
     exceptSessionId === undefined
-      ? await engine.store.expireAllForUser(userId, now)
-      : await engine.store.expireAllForUser(userId, now, { exceptSessionId });
-  emitRevoke(engine, userId, null, count, reason);
+      ? await services.store.expireAllForUser(userId, now)
+      : await services.store.expireAllForUser(userId, now, { exceptSessionId });
+  emitRevoke(services, userId, null, count, reason);
   return count;
 }

@@ -1,4 +1,4 @@
-import type { Engine } from '../endpoints/engine.js';
+import type { SessionServices } from './session-services.js';
 import { emitRefresh, emitReuse, emitRevoke } from './emit-session-events.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { randomId } from '../tokens/random-id.js';
@@ -14,9 +14,9 @@ import { idleCutoff } from './session-state.js';
  * store revokes the session in that same step, before this throws
  * `token_reuse_detected`, so the winner's replacement dies too.
  */
-export async function refreshSession<U>(engine: Engine<U>, refreshToken: string): Promise<IssuedTokens> {
-  const claims = await engine.tokens.verify(refreshToken, 'refresh');
-  const user = await engine.users.findById(claims.sub);
+export async function refreshSession<U>(services: SessionServices<U>, refreshToken: string): Promise<IssuedTokens> {
+  const claims = await services.tokens.verify(refreshToken, 'refresh');
+  const user = await services.users.findById(claims.sub);
   if (user === null) throw new SessauthError('invalid_user');
   // Minted before the swap, so their lifetimes are their own: the session's natural
   // end is enforced by the store on every refresh and by the guard on every request.
@@ -24,15 +24,15 @@ export async function refreshSession<U>(engine: Engine<U>, refreshToken: string)
   // "remember": false at login travels in the refresh token, from one rotation to the next.
   const remember = claims.payload[REMEMBER_CLAIM] !== false;
   const [securityStamp, accessToken, nextRefreshToken] = await Promise.all([
-    engine.stampDigest(engine.users.securityStamp(user)),
-    engine.tokens.mintAccess({ userId: claims.sub, sessionId: claims.sid }),
-    engine.tokens.mintRefresh({ userId: claims.sub, sessionId: claims.sid, jti: nextJti, ...(remember ? {} : { remember: false }) }),
+    services.stampDigest(services.users.securityStamp(user)),
+    services.tokens.mintAccess({ userId: claims.sub, sessionId: claims.sid }),
+    services.tokens.mintRefresh({ userId: claims.sub, sessionId: claims.sid, jti: nextJti, ...(remember ? {} : { remember: false }) }),
   ]);
-  const now = engine.clock.now();
+  const now = services.clock.now();
   // The idle cutoff goes into the swap itself, so an idle session is refused (and revoked)
   // atomically: a refresh can never revive it.
-  const cutoff = idleCutoff(engine.options.sessionIdleSeconds, now);
-  const outcome = await engine.store.rotateRefresh({
+  const cutoff = idleCutoff(services.options.sessionIdleSeconds, now);
+  const outcome = await services.store.rotateRefresh({
     sessionId: claims.sid,
     userId: claims.sub,
     presentedJti: claims.jti,
@@ -43,23 +43,23 @@ export async function refreshSession<U>(engine: Engine<U>, refreshToken: string)
   });
   switch (outcome.status) {
     case 'consumed':
-      emitRefresh(engine, claims.sub, claims.sid);
+      emitRefresh(services, claims.sub, claims.sid);
       return { session: outcome.session, accessToken, refreshToken: nextRefreshToken, ...(remember ? {} : { remember: false }) };
     case 'missing':
       throw new SessauthError('session_not_found');
     case 'wrong_user':
       throw new SessauthError('invalid_token');
     case 'security_changed':
-      emitRevoke(engine, claims.sub, claims.sid, 1, 'security_changed');
+      emitRevoke(services, claims.sub, claims.sid, 1, 'security_changed');
       throw new SessauthError('session_expired');
     case 'idle':
-      emitRevoke(engine, claims.sub, claims.sid, 1, 'idle');
+      emitRevoke(services, claims.sub, claims.sid, 1, 'idle');
       throw new SessauthError('session_expired');
     case 'expired':
       throw new SessauthError('session_expired');
     case 'reused':
-      engine.logger.warn('token_reuse_detected', { session: claims.sid });
-      emitReuse(engine, claims.sub, claims.sid);
+      services.logger.warn('token_reuse_detected', { session: claims.sid });
+      emitReuse(services, claims.sub, claims.sid);
       throw new SessauthError('token_reuse_detected');
   }
 }

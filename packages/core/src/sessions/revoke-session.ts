@@ -1,4 +1,4 @@
-import type { Engine } from '../endpoints/engine.js';
+import type { SessionServices } from './session-services.js';
 import { emitRevoke } from './emit-session-events.js';
 import type { RevokeReason } from '../events/session-events.js';
 
@@ -15,8 +15,8 @@ export function isSessionIdShape(sessionId: unknown): sessionId is string {
  * nothing changed and no event, for another user's, an ended, an unknown or a malformed
  * id alike. Shared by `DELETE {prefix}/sessions/{id}/` and `auth.revokeSession`.
  */
-export async function revokeSession<U>(engine: Engine<U>, userId: string, sessionId: string, reason: RevokeReason): Promise<boolean> {
-  const revoked = isSessionIdShape(sessionId) && (await engine.store.expireSession(sessionId, userId, engine.clock.now()));
-  if (revoked) emitRevoke(engine, userId, sessionId, 1, reason);
+export async function revokeSession<U>(services: SessionServices<U>, userId: string, sessionId: string, reason: RevokeReason): Promise<boolean> {
+  const revoked = isSessionIdShape(sessionId) && (await services.store.expireSession(sessionId, userId, services.clock.now()));
+  if (revoked) emitRevoke(services, userId, sessionId, 1, reason);
   return revoked;
 }

@@ -38,7 +38,11 @@ export class RequestStoreBudget {
     if (left <= 0) return Promise.reject(exhausted(operation, this.budgetMs));
     const result = call();
     if (!(result instanceof Promise)) return result;
-    return settleWithin(left, () => result, () => exhausted(operation, this.budgetMs));
+    return settleWithin(
+      left,
+      () => result,
+      () => exhausted(operation, this.budgetMs),
+    );
   }
 }
 

@@ -1,0 +1,17 @@
+import { SessauthError } from '../errors/sessauth-error.js';
+
+const BEARER = /^Bearer ([A-Za-z0-9_.~+/=-]+)$/;
+
+/**
+ * The token of exactly one `Authorization: Bearer <token>`. Missing (or blank): 401. A
+ * second header fails closed with 401, and so does a comma: a token never holds one, and a
+ * Fetch runtime joins repeated headers with ", ", so `Bearer x,` must mean the same in every
+ * adapter. Any other shape is a malformed request: 400.
+ */
+export function bearerToken(values: readonly string[] | undefined): string {
+  const value = values?.length === 1 ? values[0]! : undefined;
+  if (value === undefined || value.includes(',') || value.trim() === '') throw new SessauthError('invalid_token');
+  const match = BEARER.exec(value);
+  if (match === null) throw new SessauthError('invalid_request');
+  return match[1]!;
+}
