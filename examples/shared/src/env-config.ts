@@ -1,4 +1,5 @@
 import { SettingsError, settingsFromEnv, type SessauthOptions } from '@sessauth/core';
+import { GEOLOCATION_ENV_NAMES } from './geolocation-from-env.js';
 import { httpLimitsFromEnv, type HttpServerLimits } from './http-server-limits.js';
 
 /** Who is seeded into the examples' in-memory user table, and why. */
@@ -46,7 +47,7 @@ const REQUIRED = [
  */
 export function exampleConfigFromEnv(env: NodeJS.ProcessEnv): ExampleConfig {
   const production = env.NODE_ENV?.trim() === 'production';
-  const fromEnv = settingsFromEnv(env);
+  const fromEnv = settingsFromEnv(env, { knownNames: GEOLOCATION_ENV_NAMES });
   const developmentDefaults: string[] = [];
   const required: Partial<Record<(typeof REQUIRED)[number][1], string>> = {};
   for (const [name, key, fallback] of REQUIRED) {

@@ -3,6 +3,9 @@ import { pathToFileURL } from 'node:url';
 import { createIpapiProvider, SettingsError, type GeolocationProvider } from '@sessauth/core';
 import { createMmdbProvider } from '@sessauth/core/mmdb';
 
+/** The variables this example reads itself (the core's settingsFromEnv is told they are not typos). */
+export const GEOLOCATION_ENV_NAMES = ['JWT_GEOLOCATION_PROVIDER', 'JWT_GEOLOCATION_THIRD_PARTY_CONSENT'] as const;
+
 const TRUE = new Set(['true', '1']);
 const FALSE = new Set(['false', '0', '']);
 

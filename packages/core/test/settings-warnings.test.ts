@@ -65,7 +65,8 @@ describe('unknown JWT_* environment names', () => {
     const { warnings, logger } = recorder();
     const options = settingsFromEnv(
       { JWT_SECRET: 'x', JWT_ACCESS_TOKEN_EXPIRY_SECONDS: '60', JWT_ISSUER: 'i', JWT_GEOLOCATION_PROVIDER: 'ipapi', PATH: '/bin', NODE_ENV: 'x' },
-      { logger },
+      // The host's own JWT_* names (read by the examples, not the core) are known through knownNames.
+      { logger, knownNames: ['JWT_GEOLOCATION_PROVIDER'] },
     );
     expect(options).toEqual({ issuer: 'i' });
     expect(warnings.map((w) => [w.fields?.name, w.fields?.suggestion])).toEqual([
@@ -75,6 +76,12 @@ describe('unknown JWT_* environment names', () => {
     expect(warnings[0]?.fields?.message).toBe(
       'environment variable JWT_SECRET is not a sessauth setting and is ignored; did you mean JWT_SECRET_KEY?',
     );
+  });
+
+  it('knows only the settings table and the knownNames of the host: a variable of an example is not a setting of the core', () => {
+    const { warnings, logger } = recorder();
+    settingsFromEnv({ JWT_GEOLOCATION_PROVIDER: 'ipapi', JWT_ISSUER: 'i' }, { logger });
+    expect(warnings.map((w) => w.fields?.name)).toEqual(['JWT_GEOLOCATION_PROVIDER']);
   });
 
   it('names the option key and the environment name in a parse error', () => {

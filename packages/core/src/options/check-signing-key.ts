@@ -25,22 +25,6 @@ const EC_CURVES: Readonly<Record<string, string>> = {
 
 const MIN_RSA_BITS = 2048;
 
-export const SIGNING_ALGORITHMS: readonly SigningAlgorithm[] = [
-  'HS256',
-  'HS384',
-  'HS512',
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-];
-
 /**
  * Validates the key material for `algorithm` at start-up. Messages never quote a key.
  * Asymmetric keys must be PEM: PKCS#8 (`BEGIN PRIVATE KEY`) and SPKI (`BEGIN PUBLIC KEY`),

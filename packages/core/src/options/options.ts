@@ -16,6 +16,23 @@ export type SigningAlgorithm =
   | 'ES512'
   | 'EdDSA';
 
+/** Every signing algorithm the core accepts, as `JWT_ALGORITHM` spells it. */
+export const SIGNING_ALGORITHMS: readonly SigningAlgorithm[] = [
+  'HS256',
+  'HS384',
+  'HS512',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+];
+
 export type RefreshTokenTransport = 'body' | 'cookie' | 'both';
 
 /**

@@ -1,59 +1,8 @@
 import { SettingsError } from '../errors/sessauth-error.js';
 import type { SessauthOptions } from './options.js';
-import { SETTING_NAMES } from './setting-names.js';
-import { consoleSettingsWarnings, warnUnknownEnvNames, type SettingsWarningLogger } from './unknown-settings.js';
-
-type Kind = 'string' | 'secret' | 'secret-list' | 'pem-list' | 'int' | 'bool' | 'list';
-type EnvKey = Exclude<keyof SessauthOptions, 'customClaims'>;
-
-const KINDS: Readonly<Record<EnvKey, Kind>> = {
-  secretKey: 'secret',
-  verifyingKey: 'secret',
-  previousSecretKeys: 'secret-list',
-  previousVerifyingKeys: 'pem-list',
-  securityStampKey: 'secret',
-  algorithm: 'string',
-  issuer: 'string',
-  audience: 'string',
-  accessTokenExpireSeconds: 'int',
-  refreshTokenExpireSeconds: 'int',
-  sessionExpireSeconds: 'int',
-  shortSessionExpireSeconds: 'int',
-  leewaySeconds: 'int',
-  maxActiveSessions: 'int',
-  refreshTokenReuseGraceSeconds: 'int',
-  refreshTokenTransport: 'string',
-  refreshCookieName: 'string',
-  refreshCookiePath: 'string',
-  refreshCookieDomain: 'string',
-  refreshCookieSecure: 'bool',
-  refreshCookieHttpOnly: 'bool',
-  refreshCookieSameSite: 'string',
-  csrfCookieName: 'string',
-  csrfCookieSecure: 'bool',
-  csrfTrustedOrigins: 'list',
-  allowedHosts: 'list',
-  loginThrottleRate: 'string',
-  refreshThrottleRate: 'string',
-  loginAccountThrottleRate: 'string',
-  throttleIpv6Prefix: 'int',
-  trustedProxyCidrs: 'list',
-  persistClientIp: 'bool',
-  maxUsernameLength: 'int',
-  maxPasswordLength: 'int',
-  maxTokenLength: 'int',
-  maxForwardedHeaderLength: 'int',
-  maxForwardedHops: 'int',
-  maxBodyBytes: 'int',
-  geolocationTimeoutMs: 'int',
-  storeBudgetMs: 'int',
-  activityUpdateIntervalSeconds: 'int',
-  sessionIdleSeconds: 'int',
-  prefix: 'string',
-  adminPrefix: 'string',
-};
-
-const SAME_SITE: Readonly<Record<string, 'Strict' | 'Lax' | 'None'>> = { strict: 'Strict', lax: 'Lax', none: 'None' };
+import type { EnvReading } from './setting-kinds.js';
+import { type SettingKey, type SettingRow, SETTINGS } from './settings-table.js';
+import { consoleSettingsWarnings, type SettingsWarningLogger, warnUnknownEnvNames } from './unknown-settings.js';
 
 /**
  * Reads the `JWT_*` settings from an environment into `SessauthOptions` for
@@ -62,63 +11,58 @@ const SAME_SITE: Readonly<Record<string, 'Strict' | 'Lax' | 'None'>> = { strict:
  * except keys, whose bytes matter. Booleans are true/false/1/0 (any case); numbers are
  * integers; lists are comma-separated with empty items dropped. A PEM key written on one
  * line with literal `\n` sequences (common in .env files) gets real line breaks. Each
- * `JWT_*` variable no setting reads (a typo) is warned about through `logger` (console.warn by default).
+ * `JWT_*` variable no setting reads (a typo) is warned about through `logger` (console.warn by default),
+ * except the host's own names in `knownNames` (read by the host itself, such as an example's
+ * `JWT_GEOLOCATION_PROVIDER`).
  */
 export function settingsFromEnv(
   env: Record<string, string | undefined>,
-  { logger = consoleSettingsWarnings }: { logger?: SettingsWarningLogger } = {},
+  { logger = consoleSettingsWarnings, knownNames = [] }: { logger?: SettingsWarningLogger; knownNames?: readonly string[] } = {},
 ): SessauthOptions {
-  warnUnknownEnvNames(env, logger);
+  warnUnknownEnvNames(env, logger, knownNames);
   const out: Record<string, unknown> = {};
-  for (const [key, kind] of Object.entries(KINDS) as [EnvKey, Kind][]) {
-    const name = SETTING_NAMES[key];
-    const raw = env[name];
-    if (raw === undefined || raw.trim() === '') continue;
-    const value = raw.trim();
-    switch (kind) {
-      case 'secret':
-        out[key] = value.startsWith('-----BEGIN') && raw.includes('\\n') ? raw.replaceAll('\\n', '\n') : raw;
-        break;
-      case 'secret-list':
-        // Comma-separated and trimmed: a secret with a comma or edge whitespace goes in code instead.
-        out[key] = raw
-          .split(',')
-          .map((item) => item.trim())
-          .filter((item) => item !== '');
-        break;
-      case 'pem-list':
-        out[key] = pemBlocks(raw.includes('\\n') && !raw.trim().includes('\n') ? raw.replaceAll('\\n', '\n') : raw);
-        break;
-      case 'int':
-        if (!/^[+-]?[0-9]+$/.test(value)) throw new SettingsError(name, 'must be an integer', key);
-        out[key] = Number(value);
-        break;
-      case 'bool':
-        out[key] = parseBool(key, value);
-        break;
-      case 'list':
-        out[key] = value
-          .split(',')
-          .map((item) => item.trim())
-          .filter((item) => item !== '');
-        break;
-      case 'string':
-        out[key] = value;
-        break;
-    }
-  }
-  // Case-insensitive spellings of the enumerations; anything else is left for resolveOptions to reject.
-  if (typeof out.refreshCookieSameSite === 'string') {
-    out.refreshCookieSameSite = SAME_SITE[out.refreshCookieSameSite.toLowerCase()] ?? out.refreshCookieSameSite;
-  }
-  if (typeof out.refreshTokenTransport === 'string') {
-    out.refreshTokenTransport = out.refreshTokenTransport.toLowerCase();
+  for (const [key, row] of Object.entries(SETTINGS) as [SettingKey, SettingRow][]) {
+    const { env: name, kind } = row;
+    const raw = name === null ? undefined : env[name];
+    if (name === null || kind.env === undefined || raw === undefined || raw.trim() === '') continue;
+    const value = readValue(name, key, kind.env, raw);
+    // Enumerations in any case (`cookie`, `LAX`); anything else is left for resolveOptions to reject.
+    out[key] = typeof value === 'string' ? (kind.allowed?.find((allowed) => allowed.toLowerCase() === value.toLowerCase()) ?? value) : value;
   }
   // Required settings may be missing here on purpose: resolveOptions reports them by name.
   return out as unknown as SessauthOptions;
 }
 
-function parseBool(key: EnvKey, value: string): boolean {
+function readValue(name: string, key: SettingKey, reading: EnvReading, raw: string): unknown {
+  const value = raw.trim();
+  switch (reading) {
+    case 'secret':
+      return value.startsWith('-----BEGIN') && raw.includes('\\n') ? raw.replaceAll('\\n', '\n') : raw;
+    case 'secret-list':
+      // Comma-separated and trimmed: a secret with a comma or edge whitespace goes in code instead.
+      return splitList(raw);
+    case 'pem-list':
+      return pemBlocks(raw.includes('\\n') && !raw.trim().includes('\n') ? raw.replaceAll('\\n', '\n') : raw);
+    case 'int':
+      if (!/^[+-]?[0-9]+$/.test(value)) throw new SettingsError(name, 'must be an integer', key);
+      return Number(value);
+    case 'bool':
+      return parseBool(name, key, value);
+    case 'list':
+      return splitList(value);
+    case 'string':
+      return value;
+  }
+}
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+function parseBool(name: string, key: SettingKey, value: string): boolean {
   switch (value.toLowerCase()) {
     case 'true':
     case '1':
@@ -127,7 +71,7 @@ function parseBool(key: EnvKey, value: string): boolean {
     case '0':
       return false;
     default:
-      throw new SettingsError(SETTING_NAMES[key], 'must be true or false (or 1/0)', key);
+      throw new SettingsError(name, 'must be true or false (or 1/0)', key);
   }
 }
 

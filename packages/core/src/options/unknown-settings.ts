@@ -1,5 +1,6 @@
 import type { Logger } from '../log/logger.js';
-import { SETTING_NAMES, type SettingKey } from './setting-names.js';
+import { SETTING_NAMES } from './setting-names.js';
+import type { SettingKey } from './settings-table.js';
 
 /** Where start-up warnings go: any `Logger` (its `warn`) will do. */
 export type SettingsWarningLogger = Pick<Logger, 'warn'>;
@@ -11,8 +12,6 @@ export const consoleSettingsWarnings: SettingsWarningLogger = {
 
 const KEYS = Object.keys(SETTING_NAMES) as SettingKey[];
 const KEY_BY_ENV_NAME = new Map<string, SettingKey>(KEYS.map((key) => [SETTING_NAMES[key], key]));
-// Read by other parts of the library from the same environment: known, not typos.
-const OTHER_ENV_NAMES = new Set(['JWT_GEOLOCATION_PROVIDER', 'JWT_GEOLOCATION_THIRD_PARTY_CONSENT']);
 // Fields a ResolvedOptions carries beyond the options (a spread copy passed back in).
 const DERIVED_KEYS = new Set(['loginThrottle', 'refreshThrottle', 'loginAccountThrottle']);
 
@@ -33,11 +32,12 @@ export function warnUnknownOptionKeys(options: object, logger: SettingsWarningLo
   }
 }
 
-/** One warning per `JWT_*` variable of `env` that no setting reads (a typo in a .env file). */
-export function warnUnknownEnvNames(env: Record<string, string | undefined>, logger: SettingsWarningLogger): void {
-  const names = [...KEY_BY_ENV_NAME.keys(), ...OTHER_ENV_NAMES];
+/** One warning per `JWT_*` variable of `env` that no setting reads and the host did not name (a typo in a .env file). */
+export function warnUnknownEnvNames(env: Record<string, string | undefined>, logger: SettingsWarningLogger, hostNames: readonly string[] = []): void {
+  const known = new Set(hostNames);
+  const names = [...KEY_BY_ENV_NAME.keys(), ...known];
   for (const name of Object.keys(env)) {
-    if (!name.startsWith('JWT_') || KEY_BY_ENV_NAME.has(name) || OTHER_ENV_NAMES.has(name)) continue;
+    if (!name.startsWith('JWT_') || KEY_BY_ENV_NAME.has(name) || known.has(name)) continue;
     const suggestion = closest(name, names);
     logger.warn('unknown_setting', {
       name,

@@ -1,0 +1,253 @@
+import { parseCidrs } from '../net/parse-cidrs.js';
+import { type SessauthOptions, SIGNING_ALGORITHMS, type SigningAlgorithm } from './options.js';
+import {
+  bool,
+  codeFunction,
+  int,
+  list,
+  matching,
+  oneOf,
+  optionalMatching,
+  optionalString,
+  type ResolveContext,
+  rate,
+  requiredString,
+  type SettingKind,
+  show,
+} from './setting-kinds.js';
+
+const DAY = 86_400;
+// JWT Ninja's bounds: one year (365 days) for the refresh token and the session.
+const YEAR = 365 * DAY;
+
+/** One setting: its environment name (null: code only), what it means (one line), and its kind (reading, default, range). */
+export interface SettingRow {
+  readonly env: `JWT_${string}` | null;
+  readonly doc: string;
+  readonly kind: SettingKind<unknown>;
+}
+
+export type SettingKey = keyof SessauthOptions;
+
+const URL_PREFIX = /^(?:\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)+$/;
+const URL_PREFIX_IS = "a path that starts with '/' and does not end with '/'";
+// RFC 6265 cookie-name token.
+const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,128}$/;
+const COOKIE_NAME_IS = 'a cookie name (RFC 6265 token characters)';
+const HOST_LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+
+/**
+ * Every setting, one row each, in the order they resolve (a default may read the settings
+ * above it). `resolveOptions` validates and defaults from it, `settingsFromEnv` reads the
+ * environment by it, the unknown-setting warnings know its names, and the README's settings
+ * table is rendered from it (a test holds the two equal). Rules that tie several settings
+ * together are in `resolve-options.ts`.
+ */
+export const SETTINGS = {
+  secretKey: {
+    env: 'JWT_SECRET_KEY',
+    doc: 'HMAC secret (at least 32/48/64 bytes for HS256/384/512) or a PEM private key',
+    kind: requiredString('secret'),
+  },
+  verifyingKey: {
+    env: 'JWT_VERIFYING_KEY',
+    doc: 'PEM public key; required for RS/PS (2048+ bits), ES256/384/512, EdDSA',
+    kind: optionalString('secret', 'none'),
+  },
+  previousSecretKeys: {
+    env: 'JWT_PREVIOUS_SECRET_KEYS',
+    doc: 'HMAC: earlier secrets, comma-separated, that still verify (never sign) until removed; same checks as `JWT_SECRET_KEY`',
+    kind: list(() => {}, 'secret-list'),
+  },
+  previousVerifyingKeys: {
+    env: 'JWT_PREVIOUS_VERIFYING_KEYS',
+    doc: 'RS/PS/ES/EdDSA: earlier (or next) PEM public keys, one block after another, that still verify and are published in the JWK set',
+    kind: list(() => {}, 'pem-list'),
+  },
+  securityStampKey: {
+    env: 'JWT_SECURITY_STAMP_KEY',
+    doc: 'key of the security-stamp HMAC kept on each session; required with previous keys (see docs/key-rotation.md)',
+    kind: optionalString('secret', '`JWT_SECRET_KEY`'),
+  },
+  algorithm: { env: 'JWT_ALGORITHM', doc: 'signing algorithm; `none` is refused', kind: algorithm() },
+  issuer: { env: 'JWT_ISSUER', doc: '`iss` of every token, checked exactly', kind: requiredString() },
+  audience: { env: 'JWT_AUDIENCE', doc: '`aud` of every token, checked exactly', kind: requiredString() },
+  accessTokenExpireSeconds: { env: 'JWT_ACCESS_TOKEN_EXPIRE_SECONDS', doc: 'access token lifetime', kind: int(300, 1, DAY) },
+  refreshTokenExpireSeconds: {
+    env: 'JWT_REFRESH_TOKEN_EXPIRE_SECONDS',
+    doc: 'refresh token lifetime',
+    kind: int(14 * DAY, 1, YEAR, '1209600 (14 days)'),
+  },
+  sessionExpireSeconds: {
+    env: 'JWT_SESSION_EXPIRE_SECONDS',
+    doc: 'session lifetime; at most the refresh lifetime; 0: sessions never age out',
+    kind: int(14 * DAY, 0, YEAR, '1209600 (14 days)'),
+  },
+  shortSessionExpireSeconds: {
+    env: 'JWT_SHORT_SESSION_EXPIRE_SECONDS',
+    doc: 'lifetime of a session whose login said `"remember": false` (its refresh cookie is a browser-session cookie)',
+    kind: int((r) => Math.min(DAY, longestSession(r)), 1, YEAR, '86400 (or the session lifetime if shorter)'),
+  },
+  leewaySeconds: { env: 'JWT_LEEWAY_SECONDS', doc: 'clock skew allowed on `exp`/`nbf`/`iat`', kind: int(0, 0, 300) },
+  maxActiveSessions: { env: 'JWT_MAX_ACTIVE_SESSIONS', doc: 'per user; the oldest are revoked atomically at login', kind: int(20, 1, 1000) },
+  refreshTokenReuseGraceSeconds: {
+    env: 'JWT_REFRESH_TOKEN_REUSE_GRACE_SECONDS',
+    doc: 'must be 0: there is no grace window',
+    kind: int(0, 0, YEAR),
+  },
+  refreshTokenTransport: {
+    env: 'JWT_REFRESH_TOKEN_TRANSPORT',
+    doc: 'where the refresh token travels: `body`, `cookie` or `both`',
+    kind: oneOf(['body', 'cookie', 'both'], 'body'),
+  },
+  prefix: { env: 'JWT_AUTH_PREFIX', doc: 'where the endpoints live', kind: matching('/auth', URL_PREFIX, URL_PREFIX_IS, '`/auth`') },
+  refreshCookieName: {
+    env: 'JWT_REFRESH_COOKIE_NAME',
+    doc: 'name of the refresh cookie',
+    kind: matching('refresh_token', COOKIE_NAME, COOKIE_NAME_IS, '`refresh_token`'),
+  },
+  refreshCookiePath: {
+    env: 'JWT_REFRESH_COOKIE_PATH',
+    doc: 'path of the refresh cookie',
+    // Visible ASCII without ';', starting with '/'.
+    kind: matching(
+      (r) => `${r.prefix}/refresh/`,
+      /^\/[\x21-\x3a\x3c-\x7e]{0,1023}$/,
+      "a path starting with '/' (no spaces or ';')",
+      '`<prefix>/refresh/`',
+    ),
+  },
+  refreshCookieDomain: {
+    env: 'JWT_REFRESH_COOKIE_DOMAIN',
+    doc: 'domain of the refresh cookie',
+    kind: optionalMatching(new RegExp(`^\\.?${HOST_LABEL}(?:\\.${HOST_LABEL})*$`), 'a host name such as example.com', 'host-only'),
+  },
+  refreshCookieSecure: { env: 'JWT_REFRESH_COOKIE_SECURE', doc: 'Secure flag of the refresh cookie', kind: bool(true) },
+  refreshCookieHttpOnly: { env: 'JWT_REFRESH_COOKIE_HTTPONLY', doc: 'HttpOnly flag of the refresh cookie', kind: bool(true) },
+  refreshCookieSameSite: {
+    env: 'JWT_REFRESH_COOKIE_SAMESITE',
+    doc: 'SameSite of the refresh cookie: `Strict`, `Lax` or `None` (which needs Secure and HttpOnly)',
+    kind: oneOf(['Strict', 'Lax', 'None'], 'Lax'),
+  },
+  csrfCookieName: {
+    env: 'JWT_CSRF_COOKIE_NAME',
+    doc: 'name of the CSRF cookie (cookie and both transports)',
+    kind: matching('csrftoken', COOKIE_NAME, COOKIE_NAME_IS, '`csrftoken`'),
+  },
+  csrfCookieSecure: {
+    env: 'JWT_CSRF_COOKIE_SECURE',
+    doc: 'Secure flag of the CSRF cookie',
+    kind: bool((r) => r.refreshCookieSecure ?? true, 'as the refresh cookie'),
+  },
+  csrfTrustedOrigins: {
+    env: 'JWT_CSRF_TRUSTED_ORIGINS',
+    doc: "origins (`scheme://host[:port]`, comma-separated) allowed besides the request's own",
+    kind: list(checkOrigin),
+  },
+  allowedHosts: {
+    env: 'JWT_ALLOWED_HOSTS',
+    doc: "as Django's ALLOWED_HOSTS: only these `Host` values count as the request's own origin (`.example.com` matches subdomains)",
+    kind: list(checkAllowedHost),
+  },
+  loginThrottleRate: { env: 'JWT_LOGIN_THROTTLE_RATE', doc: 'logins per client address (`5/min`, `100/hour`); `0` disables', kind: rate('5/min') },
+  refreshThrottleRate: { env: 'JWT_REFRESH_THROTTLE_RATE', doc: 'refreshes per client address; `0` disables', kind: rate('30/min') },
+  loginAccountThrottleRate: {
+    env: 'JWT_LOGIN_ACCOUNT_THROTTLE_RATE',
+    doc: 'logins per account, from any address (pick a rate a real user never reaches, such as `20/hour`); `0` disables',
+    kind: rate('0'),
+  },
+  throttleIpv6Prefix: { env: 'JWT_THROTTLE_IPV6_PREFIX', doc: 'IPv6 clients are counted per prefix of this length', kind: int(64, 1, 128) },
+  trustedProxyCidrs: {
+    env: 'JWT_TRUSTED_PROXY_CIDRS',
+    doc: '`X-Forwarded-For` is read only when the peer is inside one of these ranges',
+    kind: list(checkCidr),
+  },
+  persistClientIp: { env: 'JWT_PERSIST_CLIENT_IP', doc: '`false` stores `ip_address: null`', kind: bool(true) },
+  maxUsernameLength: { env: 'JWT_MAX_USERNAME_LENGTH', doc: 'longer usernames: 401 without hashing', kind: int(254, 1, 4096) },
+  maxPasswordLength: { env: 'JWT_MAX_PASSWORD_LENGTH', doc: 'longer passwords: 401 without hashing', kind: int(1024, 1, 8192) },
+  maxTokenLength: { env: 'JWT_MAX_TOKEN_LENGTH', doc: 'longer tokens are refused before parsing', kind: int(8192, 256, 65_536) },
+  maxForwardedHeaderLength: {
+    env: 'JWT_MAX_FORWARDED_HEADER_LENGTH',
+    doc: 'bound of the `X-Forwarded-For` chain, in characters',
+    kind: int(2048, 7, 65_536),
+  },
+  maxForwardedHops: { env: 'JWT_MAX_FORWARDED_HOPS', doc: 'bound of the `X-Forwarded-For` chain, in hops', kind: int(10, 1, 64) },
+  maxBodyBytes: { env: 'JWT_MAX_BODY_BYTES', doc: 'largest login and refresh body (413 beyond)', kind: int(16_384, 1024, 1_048_576) },
+  geolocationTimeoutMs: { env: 'JWT_GEOLOCATION_TIMEOUT_MS', doc: 'time bound of the geolocation provider at login', kind: int(1500, 1, 60_000) },
+  storeBudgetMs: {
+    env: 'JWT_STORE_BUDGET_MS',
+    doc: 'how long one request may wait on the stores, all its calls together; past it, 503',
+    kind: int(5000, 100, 60_000),
+  },
+  activityUpdateIntervalSeconds: {
+    env: 'JWT_ACTIVITY_UPDATE_INTERVAL_SECONDS',
+    doc: '`last_activity_at` is written at most this often',
+    kind: int(60, 0, DAY),
+  },
+  sessionIdleSeconds: {
+    env: 'JWT_SESSION_IDLE_SECONDS',
+    doc: 'a session without activity for this long is over; at least twice the activity interval',
+    kind: int(0, 0, YEAR, '0 (off)'),
+  },
+  adminPrefix: {
+    env: 'JWT_ADMIN_PREFIX',
+    doc: 'where the read-only admin listing lives',
+    kind: matching('/admin/sessauth/session', URL_PREFIX, URL_PREFIX_IS, '`/admin/sessauth/session`'),
+  },
+  customClaims: { env: null, doc: 'extra claims of the access token (a function, in code only)', kind: codeFunction() },
+} as const satisfies { readonly [K in SettingKey]-?: SettingRow };
+
+function algorithm(): SettingKind<SigningAlgorithm> {
+  const kind = oneOf(SIGNING_ALGORITHMS, 'HS256', { anyCaseInEnv: false });
+  return {
+    ...kind,
+    resolve(value: unknown, context: ResolveContext) {
+      if (typeof value === 'string' && value.toLowerCase() === 'none') context.fail('"none" is never accepted');
+      return kind.resolve(value, context);
+    },
+  };
+}
+
+/** The longest a session may last: its lifetime, or the refresh token's when sessions never age out. */
+export function longestSession(r: Readonly<{ sessionExpireSeconds?: number; refreshTokenExpireSeconds?: number }>): number {
+  return r.sessionExpireSeconds === 0 ? (r.refreshTokenExpireSeconds ?? 0) : (r.sessionExpireSeconds ?? 0);
+}
+
+/**
+ * The same strict parser the client-IP resolver uses (four-part decimal IPv4, no zone ids).
+ * A range wider than /8 (IPv4) or /32 (IPv6) is refused: `0.0.0.0/0` would let any client
+ * write its own X-Forwarded-For, and no operator controls a network that large.
+ */
+function checkCidr(cidr: string, context: ResolveContext): void {
+  let range: ReturnType<typeof parseCidrs>[number];
+  try {
+    [range] = parseCidrs([cidr]) as [ReturnType<typeof parseCidrs>[number]];
+  } catch {
+    context.fail(`each entry must be an IP address or CIDR range such as 10.0.0.0/8 (four-part decimal IPv4, no zone id), ${show(cidr)}`);
+  }
+  const floor = range.address.kind() === 'ipv4' ? 8 : 32;
+  if (range.prefix < floor) {
+    context.fail(`${show(cidr)} is wider than /${floor}: list only the proxies you run (0.0.0.0/0 or ::/0 trusts every client's X-Forwarded-For)`);
+  }
+}
+
+/** `host`, `host:port` or `.domain` (its subdomains too), as in a `Host` header. */
+function checkAllowedHost(host: string, context: ResolveContext): void {
+  const name = `(?:\\.?${HOST_LABEL}(?:\\.${HOST_LABEL})*|\\[[0-9A-Fa-f:.]+\\])`;
+  if (!new RegExp(`^${name}(?::\\d{1,5})?$`).test(host)) {
+    context.fail(`each entry must be a host such as api.example.com, api.example.com:8443 or .example.com, ${show(host)}`);
+  }
+}
+
+/** `scheme://host[:port]` exactly, as browsers send it in `Origin`. */
+function checkOrigin(origin: string, context: ResolveContext): void {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || parsed.origin !== origin) {
+    context.fail(`each entry must be an origin such as https://app.example.com (no path or trailing slash), ${show(origin)}`);
+  }
+}
