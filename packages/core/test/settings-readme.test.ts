@@ -7,9 +7,11 @@ describe('the README settings table', () => {
   it('is the settings table of the core, every setting once (pnpm --filter @sessauth/core docs:settings writes it)', () => {
     const readme = readFileSync(README, 'utf8');
     expect(withTable(readme, renderSettingsTable())).toBe(readme);
-    const table = renderSettingsTable();
+    const firstCells = renderSettingsTable()
+      .split('\n')
+      .map((line) => line.split(' | ')[0]);
     for (const row of Object.values(SETTINGS)) {
-      if (row.env !== null) expect(table.split(`| \`${row.env}\` |`).length - 1).toBe(1);
+      if (row.env !== null) expect(firstCells.filter((cell) => cell === `| \`${row.env}\``)).toHaveLength(1);
     }
   });
 });
