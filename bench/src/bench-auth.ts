@@ -1,12 +1,5 @@
-import {
-  createPasswordAuthenticator,
-  createSessauth,
-  type Sessauth,
-  type SessauthRequest,
-  type SessionStore,
-  type RateLimitStore,
-  type UserPort,
-} from '@sessauth/core';
+import { createPasswordAuthenticator, createSessauth, type Sessauth, type SessionStore, type RateLimitStore, type UserPort } from '@sessauth/core';
+import type { SessauthRequest } from '@sessauth/core/adapter';
 import { argon2PasswordHasher } from '@sessauth/core/argon2';
 import { ACCESS_TOKEN_SECONDS, AUDIENCE, ISSUER, SECRET } from './config.js';
 

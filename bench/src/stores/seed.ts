@@ -1,4 +1,5 @@
-import type { NewSession, SessionStore } from '@sessauth/core';
+import type { SessionStore } from '@sessauth/core';
+import type { NewSession } from '@sessauth/core/store';
 import { BENCH_USER } from '../config.js';
 
 /** The session the hand-written guards read (sessauth's own guard logs in for a fresh one). */

@@ -1,7 +1,7 @@
 import Koa, { type Middleware, type ParameterizedContext } from 'koa';
 import { requireAuth, sessauthMiddleware, type SessauthState } from '@sessauth/koa';
 import { toSessauthRequest } from '@sessauth/node-http';
-import type { SessauthResponse } from '@sessauth/core';
+import type { SessauthResponse } from '@sessauth/core/adapter';
 import {
   CLIENT_ASSET_PATH,
   clientAssetResponse,

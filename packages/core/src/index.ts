@@ -1,46 +1,30 @@
-// The public API of @sessauth/core. Everything not listed here is internal.
+// @sessauth/core: what a host app imports. Store authors add `@sessauth/core/store`, adapter
+// authors `@sessauth/core/adapter`; everything not listed on an entry is internal.
 
 // Engine
 export { createSessauth } from './engine/create-sessauth.js';
 export type { Sessauth, SessauthConfig, AuthContext, AuthenticateInput } from './engine/sessauth.js';
 export type { SessionApi } from './engine/session-api.js';
 export type { CreatedSession, CreateSessionForInput } from './engine/create-session-for.js';
+export type { RateLimitResult } from './engine/rate-limit-api.js';
 
 // Settings
 export type { SessauthOptions, ResolvedOptions, RateSpec, SigningAlgorithm, RefreshTokenTransport } from './options/options.js';
 export { resolveOptions } from './options/resolve-options.js';
 export { settingsFromEnv } from './options/settings-from-env.js';
 
-// Errors
+// Errors (classes live on this entry only, so `instanceof` holds for every importer)
 export type { ErrorCode } from './errors/error-codes.js';
 export { ERROR_STATUS } from './errors/error-codes.js';
 export { SessauthError, StoreUnavailableError, SettingsError, RequestAbortedError, IntegrationError } from './errors/sessauth-error.js';
 export { StoreSchemaError, type StoreSchemaProblem } from './errors/store-schema-error.js';
 
-// Framework-neutral HTTP shape (also on `@sessauth/core/adapter`, its home for adapter authors)
-export type { SessauthRequest, SessauthResponse, RequestHeaders } from './http/sessauth-request.js';
-export { readLimitedStream } from './streams/read-limited-stream.js';
-
-// Storage and rate-limit ports, and the in-memory reference implementations
-export type {
-  SessionStore,
-  SessionRecord,
-  NewSession,
-  CreateSessionInput,
-  ExpireAllOptions,
-  RotateRefreshInput,
-  RotateOutcome,
-  AdminSessionQuery,
-  AdminSessionPage,
-  RateLimitStore,
-} from './store/store-port.js';
+// The stores a host picks (the port itself is on `@sessauth/core/store`)
+export type { SessionStore, SessionRecord, RateLimitStore } from './store/store-port.js';
 export { MemorySessionStore } from './store/memory-store.js';
 export { MemoryRateLimitStore } from './rate-limit/memory-rate-limit-store.js';
-export type { RateLimitResult } from './engine/rate-limit-api.js';
-export { normaliseUsername } from './rate-limit/account-rate-key.js';
-export { encodeAdminCursor, decodeAdminCursor } from './store/admin-cursor.js';
-export { isActive } from './sessions/session-state.js';
-export { toPublicSession } from './endpoints/public-session.js';
+
+// The JSON bodies of the endpoints
 export type { PublicSession, TokenResponseBody, CsrfResponseBody, ErrorResponseBody } from './http/wire-types.js';
 
 // Users, login flows, passwords
@@ -49,12 +33,9 @@ export type { SetPassword } from './endpoints/change-password.js';
 export type { PasswordHasher } from './password/password-hasher.js';
 export { createPasswordAuthenticator } from './password/password-authenticator.js';
 
-// Geolocation
+// Geolocation (the offline provider is on `@sessauth/core/mmdb`)
 export type { Location, GeolocationProvider } from './geo/location.js';
-
-// Client facts
-export { describeUserAgent } from './ua/describe-user-agent.js';
-export { normalizeIp } from './net/ip-address.js';
+export { createIpapiProvider, type IpapiProviderOptions } from './geo/ipapi-provider.js';
 
 // Session lifecycle events
 export type {
@@ -79,6 +60,3 @@ export { consoleLogger, createConsoleLogger } from './log/logger.js';
 // Admin listing (served by `handle` under `adminPrefix`; `createAdminListing` for a host's own admin login)
 export { createAdminListing, type AdminListingOptions, type AdminListingRequest } from './admin/host-listing.js';
 export type { AdminSessionJson, AdminSessionStatus } from './admin/session-view.js';
-
-// Built-in HTTPS geolocation provider (the offline one is on `@sessauth/core/mmdb`)
-export { createIpapiProvider, type IpapiProviderOptions } from './geo/ipapi-provider.js';

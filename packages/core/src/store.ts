@@ -1,6 +1,6 @@
-// @sessauth/core/store: what a store author needs to implement the storage port and
-// prove it with @sessauth/conformance. Only types and pure functions live here: error
-// classes come from `@sessauth/core` itself, so `instanceof` holds in every module system.
+// @sessauth/core/store: what a store author needs to implement the storage port and prove it
+// with @sessauth/conformance. Only types and pure functions live here: error classes come from
+// `@sessauth/core` itself, so `instanceof` holds in every module system.
 
 export type {
   SessionStore,

@@ -12,7 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
-import { createPasswordAuthenticator, createSessauth, encodeAdminCursor, type SessauthRequest } from '@sessauth/core';
+import { createPasswordAuthenticator, createSessauth } from '@sessauth/core';
+import { encodeAdminCursor } from '@sessauth/core/store';
+import type { SessauthRequest } from '@sessauth/core/adapter';
 import { KyselySessionStore, migrateToLatest, openKyselyFromUrl, type SessauthSessionTable } from '../src/index.js';
 
 const TABLE = 'sessauth_bench_session';

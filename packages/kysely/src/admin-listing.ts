@@ -1,5 +1,6 @@
-import { SessauthError, decodeAdminCursor, encodeAdminCursor } from '@sessauth/core';
-import type { AdminSessionPage, AdminSessionQuery } from '@sessauth/core';
+import { SessauthError } from '@sessauth/core';
+import { decodeAdminCursor, encodeAdminCursor } from '@sessauth/core/store';
+import type { AdminSessionPage, AdminSessionQuery } from '@sessauth/core/store';
 import { toRecord, type SessionRow } from './session-row.js';
 import type { StoreContext } from './store-context.js';
 

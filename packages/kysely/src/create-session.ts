@@ -1,4 +1,5 @@
-import type { CreateSessionInput, SessionRecord } from '@sessauth/core';
+import type { SessionRecord } from '@sessauth/core';
+import type { CreateSessionInput } from '@sessauth/core/store';
 import type { ActiveKey } from './session-queries.js';
 import { toInsertRow, toRecord } from './session-row.js';
 import type { StoreContext } from './store-context.js';

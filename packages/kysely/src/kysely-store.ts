@@ -1,3 +1,4 @@
+import type { SessionRecord, SessionStore } from '@sessauth/core';
 import type {
   AdminSessionPage,
   AdminSessionQuery,
@@ -5,9 +6,7 @@ import type {
   ExpireAllOptions,
   RotateOutcome,
   RotateRefreshInput,
-  SessionRecord,
-  SessionStore,
-} from '@sessauth/core';
+} from '@sessauth/core/store';
 import type { Kysely } from 'kysely';
 import { listSessionsForAdmin } from './admin-listing.js';
 import { createSession } from './create-session.js';

@@ -1,4 +1,5 @@
-import type { RotateOutcome, RotateRefreshInput, SessionRecord } from '@sessauth/core';
+import type { SessionRecord } from '@sessauth/core';
+import type { RotateOutcome, RotateRefreshInput } from '@sessauth/core/store';
 import type { Kysely, QueryResult } from 'kysely';
 import type { SessionDb } from './schema.js';
 import { isActiveRow, toRecord, type SessionRow } from './session-row.js';

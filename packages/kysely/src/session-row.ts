@@ -1,4 +1,5 @@
-import type { Location, NewSession, SessionRecord } from '@sessauth/core';
+import type { Location, SessionRecord } from '@sessauth/core';
+import type { NewSession } from '@sessauth/core/store';
 import { SESSION_COLUMNS } from './session-queries.js';
 
 /** A session row as the drivers return it (BIGINT may come back as string or bigint). */

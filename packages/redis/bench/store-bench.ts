@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import type { NewSession } from '@sessauth/core';
+import type { NewSession } from '@sessauth/core/store';
 import { RedisSessionStore, createRedisClient } from '../src/index.js';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

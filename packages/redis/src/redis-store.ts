@@ -1,15 +1,13 @@
 import { consoleLogger } from '@sessauth/core';
+import type { Logger, SessionRecord, SessionStore } from '@sessauth/core';
 import type {
   AdminSessionPage,
   AdminSessionQuery,
   CreateSessionInput,
   ExpireAllOptions,
-  Logger,
   RotateOutcome,
   RotateRefreshInput,
-  SessionRecord,
-  SessionStore,
-} from '@sessauth/core';
+} from '@sessauth/core/store';
 import { listSessionsForAdmin } from './admin-listing.js';
 import { checkPersistence, type PersistenceReport } from './check-persistence.js';
 import { copyNewRecord, createSession } from './create-session.js';

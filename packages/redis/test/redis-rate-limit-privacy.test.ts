@@ -1,4 +1,5 @@
-import { MemorySessionStore, SessauthError, createSessauth, type Sessauth, type SessauthRequest, type UserPort } from '@sessauth/core';
+import { MemorySessionStore, SessauthError, createSessauth, type Sessauth, type UserPort } from '@sessauth/core';
+import type { SessauthRequest } from '@sessauth/core/adapter';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisRateLimitStore } from '../src/index.js';

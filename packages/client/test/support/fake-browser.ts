@@ -1,4 +1,5 @@
-import { createSessauth, MemorySessionStore, SessauthError, type Sessauth, type SessauthRequest, type SessauthResponse } from '@sessauth/core';
+import { createSessauth, MemorySessionStore, SessauthError, type Sessauth } from '@sessauth/core';
+import type { SessauthRequest, SessauthResponse } from '@sessauth/core/adapter';
 import { CookieJar } from './cookie-jar.js';
 
 export interface DemoUser {

@@ -2,9 +2,8 @@ import { decodeProtectedHeader, errors, SignJWT, type JWTPayload } from 'jose';
 import type { Clock } from '../time/clock.js';
 import { IntegrationError, SessauthError } from '../errors/sessauth-error.js';
 import type { ResolvedOptions } from '../options/options.js';
-import { createHmacJwtVerifier } from './hmac-jwt-verifier.js';
-import { createKeyRing, verifyWithRing, type PublicJwks } from './key-ring.js';
-import { nodeCrypto } from '../runtime/node-crypto.js';
+import { chooseSignatureVerifier, type VerifiedJws } from './choose-signature-verifier.js';
+import { createKeyRing, type PublicJwks } from './key-ring.js';
 import { randomId } from './random-id.js';
 import { hasUnstorableChar } from '../text/unsafe-text.js';
 
@@ -63,7 +62,8 @@ export async function createTokenService(options: ResolvedOptions, clock: Clock)
   // `kid` names the signing key; the previous keys still verify (see key-ring.ts).
   const ring = await createKeyRing(options);
   const { algorithm, issuer, audience } = options;
-  const hmacVerifier = ring.hmacKeys === null ? undefined : createHmacJwtVerifier(algorithm, ring.hmacKeys, nodeCrypto());
+  // jose, or the HS* fast path where node:crypto exists: see choose-signature-verifier.ts.
+  const verifySignature = chooseSignatureVerifier(ring, algorithm);
   const requiredClaims = ['iss', 'aud', 'sub', 'iat', 'nbf', 'exp'];
   // The longest `exp - iat` we ever mint per kind: a well-signed token claiming more was not
   // minted under these settings (a leaked key, an old config), so it is refused on decode too.
@@ -108,25 +108,23 @@ export async function createTokenService(options: ResolvedOptions, clock: Clock)
         throw new SessauthError('invalid_token');
       }
       const now = clock.now();
-      let payload: JWTPayload;
-      let typ: unknown;
+      let verified: VerifiedJws;
       try {
-        ({
-          payload,
-          protectedHeader: { typ },
-        } = hmacVerifier
-          ? hmacVerifier(token, { issuer, audience, currentDate: now, clockTolerance: options.leewaySeconds, requiredClaims })
-          : await verifyWithRing(token, ring, {
-              algorithms: [algorithm],
-              issuer,
-              audience,
-              currentDate: now,
-              clockTolerance: options.leewaySeconds,
-              requiredClaims,
-            }));
+        const result = verifySignature(token, {
+          algorithm,
+          issuer,
+          audience,
+          currentDate: now,
+          clockTolerance: options.leewaySeconds,
+          requiredClaims,
+        });
+        // The HS* fast path answers synchronously: no extra microtask on the guard's hot path.
+        verified = result instanceof Promise ? await result : result;
       } catch (error) {
         throw verifyFailure(error, token, expected);
       }
+      const { payload } = verified;
+      const { typ } = verified.protectedHeader;
       checkTyp(typ, expected);
       return checkClaims(payload, expected, now.getTime() / 1000 + options.leewaySeconds);
     },

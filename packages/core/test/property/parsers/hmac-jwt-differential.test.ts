@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveOptions } from '../../../src/options/resolve-options.js';
 import { nodeCrypto } from '../../../src/runtime/node-crypto.js';
 import { createHmacJwtVerifier, type HmacJwtVerifier } from '../../../src/tokens/hmac-jwt-verifier.js';
+import { chooseSignatureVerifier, type SignatureVerifier } from '../../../src/tokens/choose-signature-verifier.js';
 import { createKeyRing, hmacKid, verifyWithRing, type KeyRing } from '../../../src/tokens/key-ring.js';
 import { fuzzParameters, fuzzTimeoutMs } from '../kit/fuzz-settings.js';
 import { jwtCases, NOW_SECONDS, TOKEN_SETTINGS } from './jwt-arbitraries.js';
@@ -103,6 +104,44 @@ describe('the guard HMAC verifier against jose', () => {
       ]) {
         expect(seen.get(answer) ?? 0, answer).toBeGreaterThan(0);
       }
+    },
+    fuzzTimeoutMs(RUNS),
+  );
+});
+
+describe('the token service on both paths (node:crypto, and jose where node:crypto is absent)', () => {
+  let fast: SignatureVerifier;
+  let portable: SignatureVerifier;
+  beforeAll(() => {
+    fast = chooseSignatureVerifier(ring, 'HS256');
+    portable = chooseSignatureVerifier(ring, 'HS256', undefined);
+  });
+  const checks = { algorithm: 'HS256', issuer, audience, currentDate, clockTolerance: 0, requiredClaims };
+
+  it('refuses a crit header jose knows (b64) on both paths, with the same error', async () => {
+    const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'at+jwt', kid: kids.current, crit: ['b64'], b64: true })).toString('base64url');
+    const payload = Buffer.from(
+      JSON.stringify({ iss: issuer, aud: audience, sub: 'u', sid: 's', iat: NOW_SECONDS, nbf: NOW_SECONDS, exp: NOW_SECONDS + 60 }),
+    ).toString('base64url');
+    const input = `${header}.${payload}`;
+    const token = `${input}.${createHmac('sha256', TOKEN_SETTINGS.secretKey).update(input).digest('base64url')}`;
+    // jose alone accepts it: the rule is ours, and both paths must apply it.
+    expect((await settle(() => verifyWithRing(token, ring, { ...checks, algorithms: ['HS256'] }))).ok).toBe(true);
+    expect(await settle(async () => fast(token, checks))).toEqual({ ok: false, error: 'JOSENotSupported' });
+    expect(await settle(async () => portable(token, checks))).toEqual({ ok: false, error: 'JOSENotSupported' });
+  });
+
+  it(
+    'gives one answer for every generated token, whatever its header',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(cases, async ([c, kid, secret]) => {
+          const token = kid === 'as generated' ? c.token : resign(c.token, kid, secret);
+          fc.pre(COMPACT_JWS.test(token));
+          expect(await settle(async () => fast(token, checks)), token).toEqual(await settle(async () => portable(token, checks)));
+        }),
+        fuzzParameters('hmacJwtBothPaths', RUNS),
+      );
     },
     fuzzTimeoutMs(RUNS),
   );
