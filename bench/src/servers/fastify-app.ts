@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import Fastify from 'fastify';
-import { authOf, sessauthPlugin } from '@sessauth/fastify';
+import { getAuth, sessauthPlugin } from '@sessauth/fastify';
 import type { BenchUser } from '../bench-auth.js';
 import { REFUSED, ROUTE, type Target } from './target.js';
 
@@ -18,7 +18,7 @@ export async function listenFastify(target: Target): Promise<Server> {
   } else {
     await app.register(sessauthPlugin, { auth: target.auth });
     app.get(ROUTE, { preHandler: app.requireAuth }, async (request) => {
-      const { user, session } = authOf(request);
+      const { user, session } = getAuth(request);
       return { user: (user as BenchUser).id, session: session.id };
     });
   }

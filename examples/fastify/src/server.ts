@@ -1,6 +1,6 @@
 import Fastify, { type FastifyReply } from 'fastify';
 import type { SessauthResponse } from '@sessauth/core/adapter';
-import { authOf, sessauthPlugin, sessauthFrameworkErrors } from '@sessauth/fastify';
+import { getAuth, sessauthPlugin, sessauthFrameworkErrors } from '@sessauth/fastify';
 import { toSessauthRequest } from '@sessauth/node-http';
 import {
   CLIENT_ASSET_PATH,
@@ -38,7 +38,7 @@ function send(reply: FastifyReply, response: SessauthResponse | AssetResponse): 
 }
 
 app.get('/me', { preHandler: app.requireAuth }, async (request) => {
-  const { user, session } = authOf(request);
+  const { user, session } = getAuth(request);
   return { user: { id: user.id, username: user.username }, session: { id: session.id } };
 });
 
@@ -50,7 +50,7 @@ await app.register(async (scope) => {
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
   scope.post('/me/password', { preHandler: app.requireAuth }, async (request, reply) =>
-    send(reply, await auth.changePassword(toSessauthRequest(request.raw), authOf(request), example.setPassword)),
+    send(reply, await auth.changePassword(toSessauthRequest(request.raw), getAuth(request), example.setPassword)),
   );
 });
 

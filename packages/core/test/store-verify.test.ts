@@ -122,3 +122,21 @@ describe('createSessauth runs the stores’ verify() at start-up', () => {
     expect(logger.lines).toEqual([]);
   });
 });
+
+describe('createSessauth runs the stores’ checkSchema() (the name verify() had before)', () => {
+  it('prefers checkSchema over the deprecated verify, and rejects with its StoreSchemaError', async () => {
+    const calls: string[] = [];
+    const problem = new StoreSchemaError([{ table: 'sessauth_session', missingColumns: ['name'], migration: '0003-session-name' }], FIX);
+    const store = Object.assign(new MemorySessionStore(), {
+      checkSchema: async () => {
+        calls.push('checkSchema');
+        throw problem;
+      },
+      verify: async () => {
+        calls.push('verify');
+      },
+    });
+    await expect(start(store, recordingLogger())).rejects.toBe(problem);
+    expect(calls).toEqual(['checkSchema']);
+  });
+});

@@ -1,2 +1,4 @@
-export { sessauthPlugin, sessauthFrameworkErrors, authOf, type SessauthPluginOptions } from './plugin.js';
+export { sessauthPlugin, sessauthFrameworkErrors, type SessauthPluginOptions } from './sessauth-plugin.js';
+export { getAuth, authOf } from './guards.js';
+export { sendSessauthResponse } from './write-response.js';
 export type { SessauthFastifyTypes, SessauthUser } from './types.js';

@@ -16,7 +16,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     /**
      * The authenticated user and session: set behind `requireAuth`, null elsewhere (and
-     * for an anonymous request behind `optionalAuth`). `authOf(request)` gives it non-null.
+     * for an anonymous request behind `optionalAuth`). `getAuth(request)` gives it non-null.
      */
     auth: AuthContext<SessauthUser> | null;
   }

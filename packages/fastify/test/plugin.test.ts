@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
-import { authOf, sessauthPlugin, sessauthFrameworkErrors } from '../src/index.js';
+import { getAuth, sessauthPlugin, sessauthFrameworkErrors } from '../src/index.js';
 import type { AuthContext } from '@sessauth/core';
 import { createAdapterTestEngine as testEngine, type AdapterTestUser as TestUser } from '@sessauth/conformance';
 
@@ -26,7 +26,7 @@ async function start(options: { bodyLimit?: number; frameworkErrors?: boolean; m
   app.post('/echo', async (request) => ({ echoed: request.body }));
   app.get('/me', { preHandler: app.requireAuth }, async (request) => {
     expectTypeOf(request.auth).toEqualTypeOf<AuthContext<TestUser> | null>();
-    const { user, session } = authOf(request);
+    const { user, session } = getAuth(request);
     expectTypeOf(user).toEqualTypeOf<TestUser>();
     return { username: user.username, session: session.id };
   });

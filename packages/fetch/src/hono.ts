@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { AuthContext } from '@sessauth/core';
+import { IntegrationError, type AuthContext } from '@sessauth/core';
 import type { ConnInfo, FetchHandler } from './fetch-handler.js';
 
 /** The Hono variables the guards set: `c.var.auth`. */
@@ -50,4 +50,11 @@ export function honoOptionalAuth<U>(handler: FetchHandler<U>): MiddlewareHandler
     c.set('auth', context);
     return next();
   };
+}
+
+/** `c.var.auth` behind `honoRequireAuth`, typed by the handler's user type; throws on a route that is not guarded. */
+export function getAuth<U>(_handler: FetchHandler<U>, c: { get(key: 'auth'): unknown }): AuthContext<U> {
+  const context = c.get('auth') as AuthContext<U> | null | undefined;
+  if (context === undefined || context === null) throw new IntegrationError('getAuth: this route is not behind honoRequireAuth(handler)');
+  return context;
 }

@@ -1,1 +1,3 @@
-export { sessauthMiddleware, requireAuth, optionalAuth, type SessauthState, type OptionalSessauthState } from './middleware.js';
+export { sessauthMiddleware } from './sessauth-middleware.js';
+export { requireAuth, optionalAuth, getAuth, type SessauthState, type OptionalSessauthState } from './guards.js';
+export { sendSessauthResponse } from './write-response.js';

@@ -78,10 +78,10 @@ export function describeRateLimitConformance(name: string, makeStore: () => Prom
     });
 
     // The optional start-up check that createSessauth runs (a third-party store need not have it).
-    it('verify() resolves on the store under test, when the store has it', async (test) => {
-      const verify = store().verify;
-      if (verify === undefined) return test.skip(`${name}: the store has no verify (an optional capability)`);
-      await expect(verify.call(store())).resolves.toBeUndefined();
+    it('checkSchema() (verify() before the rename) resolves on the store under test, when the store has it', async (test) => {
+      const check = store().checkSchema ?? store().verify;
+      if (check === undefined) return test.skip(`${name}: the store has no checkSchema (an optional capability)`);
+      await expect(check.call(store())).resolves.toBeUndefined();
     });
   });
 }

@@ -90,7 +90,9 @@ function missing(needs: Needs | undefined, underTest: StoreUnderTest, second: St
     return 'the store has no listSessionsForAdmin (an optional capability)';
   }
   if (needs === 'second-instance' && second === null) return 'the store under test offers no openSecondInstance';
-  if (needs === 'verify' && underTest.store.verify === undefined) return 'the store has no verify (an optional capability)';
+  if (needs === 'verify' && (underTest.store.checkSchema ?? underTest.store.verify) === undefined) {
+    return 'the store has no checkSchema (an optional capability)';
+  }
   return null;
 }
 

@@ -8,7 +8,7 @@ import { isResolvedOptions, resolveOptions } from '../options/resolve-options.js
 import { MemoryRateLimitStore } from '../rate-limit/memory-rate-limit-store.js';
 import { rateLimit } from './rate-limit-api.js';
 import { adminListerOf } from '../store/store-port.js';
-import { verifyStores } from '../store/verify-stores.js';
+import { checkStoreSchemas } from '../store/check-store-schemas.js';
 import { changePasswordRoute } from '../endpoints/change-password.js';
 import { authenticateBearer } from '../endpoints/bearer-guard.js';
 import { sessionApi } from './session-api.js';
@@ -21,7 +21,7 @@ import { createTokenService } from '../tokens/token-service.js';
 /**
  * Builds the engine once: options validated (a bad setting throws a `SettingsError`
  * naming it), keys imported once, trusted proxies parsed once, and each store's
- * optional `verify()` run: a schema behind this version's migrations rejects with a
+ * optional `checkSchema()` run: a schema behind this version's migrations rejects with a
  * `StoreSchemaError`; a store that cannot be reached is logged (`store_unverified`)
  * and does not stop the start.
  */
@@ -47,7 +47,7 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     events: new EventBus(logger, config.events),
     stampDigest: await createStampDigest(options.securityStampKey),
   };
-  await verifyStores({ session: config.store, rateLimit: config.rateLimitStore }, logger);
+  await checkStoreSchemas({ session: config.store, rateLimit: config.rateLimitStore }, logger);
   return {
     options,
     handle: (request) => handleRequest(engine, request),

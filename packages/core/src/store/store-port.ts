@@ -174,6 +174,9 @@ export interface SessionStore {
    *   `createSessauth` logs `store_unverified` and starts; calls answer 503 until the
    *   store is back. A store with no schema (Redis) may just check that it answers.
    */
+  checkSchema?(): Promise<void>;
+
+  /** @deprecated Renamed `checkSchema` (in sessauth, `verify` means tokens); still called when `checkSchema` is absent. */
   verify?(): Promise<void>;
 }
 
@@ -186,7 +189,10 @@ export interface RateLimitStore {
    */
   hit(key: string, windowSec: number, now: Date): Promise<{ count: number; resetAt: Date }>;
 
-  /** The optional start-up check, with the same contract as `SessionStore.verify`. */
+  /** The optional start-up check, with the same contract as `SessionStore.checkSchema`. */
+  checkSchema?(): Promise<void>;
+
+  /** @deprecated Renamed `checkSchema`; still called when `checkSchema` is absent. */
   verify?(): Promise<void>;
 }
 

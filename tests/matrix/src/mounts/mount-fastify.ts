@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import type { AuthContext } from '@sessauth/core';
-import { authOf, sessauthPlugin, sessauthFrameworkErrors } from '@sessauth/fastify';
+import { getAuth, sessauthPlugin, sessauthFrameworkErrors } from '@sessauth/fastify';
 import { toSessauthRequest } from '@sessauth/node-http';
 import type { AppUnderTest, ConformanceUser, MountApp } from '@sessauth/conformance';
 
@@ -13,7 +13,7 @@ export const mountFastify: MountApp = async (auth, host) => {
   const app = Fastify({ forceCloseConnections: true, frameworkErrors: sessauthFrameworkErrors(auth) });
   await app.register(sessauthPlugin, { auth });
   app.get('/me', { preHandler: app.requireAuth }, async (request) => {
-    const { user, session } = authOf(request) as AuthContext<ConformanceUser>;
+    const { user, session } = getAuth(request) as AuthContext<ConformanceUser>;
     return { user: { id: user.id, username: user.username }, session: { id: session.id } };
   });
   app.get('/me/optional', { preHandler: app.optionalAuth }, async (request) => {
@@ -24,7 +24,7 @@ export const mountFastify: MountApp = async (auth, host) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
     scope.post('/me/password', { preHandler: app.requireAuth }, async (request, reply) => {
-      const caller = authOf(request) as AuthContext<ConformanceUser>;
+      const caller = getAuth(request) as AuthContext<ConformanceUser>;
       const response = await auth.changePassword(toSessauthRequest(request.raw), caller, host.setPassword);
       return reply
         .code(response.status)

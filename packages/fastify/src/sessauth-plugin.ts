@@ -1,9 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { IntegrationError, type AuthContext, type AuthenticateInput, type Sessauth } from '@sessauth/core';
-import type { SessauthResponse } from '@sessauth/core/adapter';
-import { authorizationValues, toSessauthRequest } from '@sessauth/node-http';
+import type { Sessauth } from '@sessauth/core';
+import { toSessauthRequest } from '@sessauth/node-http';
+import { guardsOf } from './guards.js';
 import type { SessauthUser } from './types.js';
+import { sendSessauthResponse } from './write-response.js';
 
 export interface SessauthPluginOptions {
   /** The engine; its `options.prefix` is where the seven endpoints are served. */
@@ -12,22 +13,9 @@ export interface SessauthPluginOptions {
 
 async function registerSessauth(fastify: FastifyInstance, { auth }: SessauthPluginOptions): Promise<void> {
   fastify.decorateRequest('auth', null);
-  const guard =
-    (check: (input: AuthenticateInput) => Promise<AuthContext<SessauthUser> | null>) => async (request: FastifyRequest, reply: FastifyReply) => {
-      try {
-        request.auth = await check({ authorization: authorizationValues(request.raw) });
-      } catch (error) {
-        return send(reply, auth.errorResponse(error));
-      }
-    };
-  fastify.decorate(
-    'requireAuth',
-    guard((input) => auth.authenticate(input)),
-  );
-  fastify.decorate(
-    'optionalAuth',
-    guard((input) => auth.authenticateOptional(input)),
-  );
+  const { requireAuth, optionalAuth } = guardsOf(auth);
+  fastify.decorate('requireAuth', requireAuth);
+  fastify.decorate('optionalAuth', optionalAuth);
   // The endpoints live in their own encapsulated context: nothing here reaches host routes.
   await fastify.register(async (scope) => {
     // Answered in onRequest, before Fastify validates Content-Type or reads a byte of the
@@ -35,19 +23,13 @@ async function registerSessauth(fastify: FastifyInstance, { auth }: SessauthPlug
     const serve = async (request: FastifyRequest, reply: FastifyReply) => {
       const response = await auth.handle(toSessauthRequest(request.raw));
       if (response === null) return reply.callNotFound();
-      return send(reply, response);
+      return sendSessauthResponse(reply, response);
     };
     const unreachable = async () => undefined; // onRequest always replies first
     for (const url of [auth.options.prefix, `${auth.options.prefix}/*`, auth.options.adminPrefix, `${auth.options.adminPrefix}/*`]) {
       scope.all(url, { onRequest: serve }, unreachable);
     }
   });
-}
-
-function send(reply: FastifyReply, response: SessauthResponse): FastifyReply {
-  reply.code(response.status).headers(response.headers);
-  if (response.setCookies.length > 0) reply.header('set-cookie', [...response.setCookies]);
-  return reply.send(response.body ?? undefined);
 }
 
 /**
@@ -64,12 +46,6 @@ export const sessauthPlugin = fp(registerSessauth, { fastify: '5.x', name: '@ses
 export function sessauthFrameworkErrors(auth: Sessauth<SessauthUser>) {
   return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const response = await auth.handle(toSessauthRequest(request.raw));
-    return response === null ? reply.send(error) : send(reply, response);
+    return response === null ? reply.send(error) : sendSessauthResponse(reply, response);
   };
-}
-
-/** `request.auth` behind `requireAuth`, typed non-null; throws on a route that is not guarded. */
-export function authOf(request: FastifyRequest): AuthContext<SessauthUser> {
-  if (request.auth === null) throw new IntegrationError('authOf: this route is not behind app.requireAuth');
-  return request.auth;
 }

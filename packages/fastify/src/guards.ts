@@ -1,0 +1,27 @@
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { IntegrationError, type AuthContext, type AuthenticateInput, type Sessauth } from '@sessauth/core';
+import { authorizationValues } from '@sessauth/node-http';
+import type { SessauthUser } from './types.js';
+import { sendSessauthResponse } from './write-response.js';
+
+/** The preHandlers the plugin decorates the host with: `requireAuth` and `optionalAuth`. */
+export function guardsOf(auth: Sessauth<SessauthUser>): { requireAuth: preHandlerAsyncHookHandler; optionalAuth: preHandlerAsyncHookHandler } {
+  const guard =
+    (check: (input: AuthenticateInput) => Promise<AuthContext<SessauthUser> | null>) => async (request: FastifyRequest, reply: FastifyReply) => {
+      try {
+        request.auth = await check({ authorization: authorizationValues(request.raw) });
+      } catch (error) {
+        return sendSessauthResponse(reply, auth.errorResponse(error));
+      }
+    };
+  return { requireAuth: guard((input) => auth.authenticate(input)), optionalAuth: guard((input) => auth.authenticateOptional(input)) };
+}
+
+/** `request.auth` behind `requireAuth`, typed non-null; throws on a route that is not guarded. */
+export function getAuth(request: FastifyRequest): AuthContext<SessauthUser> {
+  if (request.auth === null) throw new IntegrationError('getAuth: this route is not behind app.requireAuth');
+  return request.auth;
+}
+
+/** @deprecated Renamed `getAuth` (the name every adapter uses); `authOf` goes in the next minor. */
+export const authOf = getAuth;
