@@ -20,7 +20,7 @@ const app = new Hono();
 /** The peer address is the socket's (Node: getConnInfo, or c.env.incoming.socket). */
 const connOf = (c: Context) => ({ remoteAddress: getConnInfo(c).remote.address });
 
-// The seven endpoints; every other request goes on to the routes below.
+// the endpoints; every other request goes on to the routes below.
 app.use(honoSessauth(sessauth, connOf));
 // The guard: `c.var.auth` is typed with DemoUser, or the core's 401 is answered.
 const requireAuth = honoRequireAuth(sessauth);

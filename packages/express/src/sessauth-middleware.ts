@@ -3,7 +3,7 @@ import type { Sessauth } from '@sessauth/core';
 import { toSessauthRequest, writeSessauthResponse } from '@sessauth/node-http';
 
 /**
- * Serves the seven endpoints under `auth.options.prefix` (a middleware, not a Router);
+ * Serves the endpoints under `auth.options.prefix` (a middleware, not a Router);
  * every other request goes on to the host's routes. Mount it before any body parser
  * (or after one: a parsed body is re-serialised).
  */

@@ -7,7 +7,7 @@ import type { SessauthUser } from './types.js';
 import { sendSessauthResponse } from './write-response.js';
 
 export interface SessauthPluginOptions {
-  /** The engine; its `options.prefix` is where the seven endpoints are served. */
+  /** The engine; its `options.prefix` is where the endpoints are served. */
   auth: Sessauth<SessauthUser>;
 }
 
@@ -33,7 +33,7 @@ async function registerSessauth(fastify: FastifyInstance, { auth }: SessauthPlug
 }
 
 /**
- * Registers the seven endpoints under `auth.options.prefix` and decorates the host
+ * Registers the endpoints under `auth.options.prefix` and decorates the host
  * with `requireAuth` (a preHandler) and `request.auth`.
  */
 export const sessauthPlugin = fp(registerSessauth, { fastify: '5.x', name: '@sessauth/fastify' });

@@ -22,7 +22,7 @@ export interface FetchHandlerOptions {
 }
 
 export interface FetchHandler<U> {
-  /** Answers the seven endpoints under the prefix; resolves `null` for any other path (as the core does). */
+  /** Answers the endpoints under the prefix; resolves `null` for any other path (as the core does). */
   handle(request: Request, conn?: ConnInfo): Promise<Response | null>;
   /** The guard of host routes; reads only `Authorization`. Rejects with a `SessauthError`. */
   authenticate(request: Request): Promise<AuthContext<U>>;

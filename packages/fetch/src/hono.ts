@@ -15,7 +15,7 @@ export interface OptionalSessauthVariables<U> {
 /** Where the direct peer comes from in this runtime (for example `getConnInfo(c)` on Node). */
 export type ConnOf = (context: Parameters<MiddlewareHandler>[0]) => ConnInfo | undefined;
 
-/** Serves the seven endpoints under the prefix; every other request goes on to the host's routes. */
+/** Serves the endpoints under the prefix; every other request goes on to the host's routes. */
 export function honoSessauth<U>(handler: FetchHandler<U>, connOf?: ConnOf): MiddlewareHandler {
   return async (c, next) => {
     const response = await handler.handle(c.req.raw, connOf?.(c));

@@ -4,7 +4,7 @@ import { toSessauthRequest, type NodeRequest } from '@sessauth/node-http';
 import { sendSessauthResponse } from './write-response.js';
 
 /**
- * Serves the seven endpoints under `auth.options.prefix`; every other request goes on
+ * Serves the endpoints under `auth.options.prefix`; every other request goes on
  * down the stack. Mount it before any body parser (or after one: a parsed body is re-serialised).
  */
 export function sessauthMiddleware<U>(auth: Sessauth<U>): Middleware {

@@ -24,7 +24,7 @@ export interface ConformanceHost {
 
 /**
  * Mounts a ready Sessauth instance in the adapter's framework and listens on 127.0.0.1:0. The app must:
- * - pass every request to the adapter's sessauth routes (the seven endpoints under `auth.options.prefix`),
+ * - pass every request to the adapter's sessauth routes (the endpoints under `auth.options.prefix`),
  * - serve `GET /me` behind the adapter's guard, answering 200 `{"user":{"id","username"},"session":{"id"}}`,
  *   with guard failures answered by the core's error response (`auth.errorResponse(err)`),
  * - serve `GET /me/optional` behind the adapter's optional guard, answering 200 `{"user":{"id","username"}}`

@@ -44,7 +44,7 @@ export interface SessauthConfig<U> {
 export interface Sessauth<U> extends SessionApi {
   readonly options: ResolvedOptions;
   /**
-   * Serve the seven endpoints (and the admin listing). Resolves `null` when the path
+   * Serve the endpoints (and the admin listing). Resolves `null` when the path
    * is not one of ours, so the adapter passes the request on.
    */
   handle(request: SessauthRequest): Promise<SessauthResponse | null>;

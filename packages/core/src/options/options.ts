@@ -166,7 +166,7 @@ export interface SessauthOptions {
    * Must be at least twice `activityUpdateIntervalSeconds`. 0: off. @default 0
    */
   sessionIdleSeconds?: number;
-  /** JWT_AUTH_PREFIX. Where the seven endpoints live. @default '/auth' */
+  /** JWT_AUTH_PREFIX. Where the endpoints live. @default '/auth' */
   prefix?: string;
   /** JWT_ADMIN_PREFIX. Where the admin listing lives. @default '/admin/sessauth/session' */
   adminPrefix?: string;
