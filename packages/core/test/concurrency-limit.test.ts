@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { availableCpus, limitConcurrency } from '../src/password/concurrency-limit.js';
+import { RequestAbortedError } from '../src/errors/sessauth-error.js';
+import { availableCpus, HasherBusyError, limitConcurrency } from '../src/password/concurrency-limit.js';
 
 /** A task the test finishes by hand, recording how many ran at once. */
 function gate() {
@@ -75,5 +76,53 @@ describe('limitConcurrency', () => {
   it('reads the CPU count of the process', () => {
     expect(availableCpus()).toBeGreaterThanOrEqual(1);
     expect(Number.isSafeInteger(availableCpus())).toBe(true);
+  });
+
+  it('refuses at once when the waiting line is full: 429 login_busy with Retry-After', async () => {
+    const inTurn = limitConcurrency(1, { maxWaiting: 2, maxWaitMs: 3000 });
+    const g = gate();
+    const running = inTurn(g.task(1));
+    const waiting = [inTurn(g.task(2)), inTurn(g.task(3))];
+    const refused = inTurn(g.task(4));
+    await expect(refused).rejects.toBeInstanceOf(HasherBusyError);
+    await expect(refused).rejects.toMatchObject({ code: 'login_busy', status: 429, retryAfter: 3 });
+    g.finishers.get(1)!.resolve(1);
+    await g.settle();
+    g.finishers.get(2)!.resolve(2);
+    await g.settle();
+    g.finishers.get(3)!.resolve(3);
+    await expect(Promise.all([running, ...waiting])).resolves.toEqual([1, 2, 3]);
+    expect(g.started).toEqual([1, 2, 3]);
+  });
+
+  it('drops a task that waited maxWaitMs, before it runs, and passes its place on', async () => {
+    const inTurn = limitConcurrency(1, { maxWaitMs: 30 });
+    const g = gate();
+    const running = inTurn(g.task(1));
+    const stale = inTurn(g.task(2));
+    await expect(stale).rejects.toBeInstanceOf(HasherBusyError);
+    const fresh = inTurn(g.task(3));
+    g.finishers.get(1)!.resolve(1);
+    await g.settle();
+    expect(g.started).toEqual([1, 3]);
+    g.finishers.get(3)!.resolve(3);
+    await expect(Promise.all([running, fresh])).resolves.toEqual([1, 3]);
+  });
+
+  it('drops a waiting task whose caller went away (its signal aborted), and never runs one aborted before', async () => {
+    const inTurn = limitConcurrency(1, { maxWaiting: 10 });
+    const g = gate();
+    const running = inTurn(g.task(1));
+    const leaving = new AbortController();
+    const gone = inTurn(g.task(2), { signal: leaving.signal });
+    const next = inTurn(g.task(3));
+    leaving.abort();
+    await expect(gone).rejects.toBeInstanceOf(RequestAbortedError);
+    await expect(inTurn(g.task(4), { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(RequestAbortedError);
+    g.finishers.get(1)!.resolve(1);
+    await g.settle();
+    g.finishers.get(3)!.resolve(3);
+    await expect(Promise.all([running, next])).resolves.toEqual([1, 3]);
+    expect(g.started).toEqual([1, 3]);
   });
 });

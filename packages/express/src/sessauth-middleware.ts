@@ -11,7 +11,7 @@ export function sessauthMiddleware<U>(auth: Sessauth<U>): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     // Host routes skip the translation entirely.
     if (!auth.handles(req.url)) return next();
-    auth.handle(toSessauthRequest(req)).then((response) => {
+    auth.handle(toSessauthRequest(req, res)).then((response) => {
       if (response === null) next();
       else writeSessauthResponse(res, response);
     }, next);

@@ -21,7 +21,7 @@ async function registerSessauth(fastify: FastifyInstance, { auth }: SessauthPlug
     // Answered in onRequest, before Fastify validates Content-Type or reads a byte of the
     // body: the core's 415 and 413 rules decide, and the stream is still raw for it.
     const serve = async (request: FastifyRequest, reply: FastifyReply) => {
-      const response = await auth.handle(toSessauthRequest(request.raw));
+      const response = await auth.handle(toSessauthRequest(request.raw, reply.raw));
       if (response === null) return reply.callNotFound();
       return sendSessauthResponse(reply, response);
     };

@@ -54,6 +54,8 @@ export function createFetchHandler<U>(auth: Sessauth<U>, options: FetchHandlerOp
       peerAddress: conn?.remoteAddress ?? getPeerAddress?.(request) ?? null,
       secure: conn?.encrypted ?? (typeof secure === 'function' ? secure(request) : (secure ?? request.url.startsWith('https:'))),
       readBody: (maxBytes) => readFetchBody(request, maxBytes),
+      // Aborted by the runtime when the client disconnects (Node's server adapters, Bun, Deno).
+      signal: request.signal,
     };
   };
   return {

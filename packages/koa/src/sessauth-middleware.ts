@@ -15,7 +15,7 @@ export function sessauthMiddleware<U>(auth: Sessauth<U>): Middleware {
     // A body parser mounted earlier consumed the stream and left its result on ctx.request.
     const parsed = (ctx.request as { body?: unknown }).body;
     if (parsed !== undefined && req.body === undefined) req.body = parsed;
-    const response = await auth.handle(toSessauthRequest(req));
+    const response = await auth.handle(toSessauthRequest(req, ctx.res));
     if (response === null) return next();
     sendSessauthResponse(ctx, response);
   };

@@ -167,8 +167,8 @@ for (const target of UNREACHABLE) {
       const auth = await start(session, rateLimit, logger);
       const expectedCode = target.dialect === 'sqlite' ? 'SQLITE_CANTOPEN' : 'ECONNREFUSED';
       expect(logger.warnings.map((line) => [line.event, line.fields?.store, line.fields?.operation, line.fields?.driver_code])).toEqual([
-        ['store_unverified', 'session', 'verify', expectedCode],
-        ['store_unverified', 'rate_limit', 'verify', expectedCode],
+        ['store_unverified', 'session', 'checkSchema', expectedCode],
+        ['store_unverified', 'rate_limit', 'checkSchema', expectedCode],
       ]);
       expect(logger.warnings[0]?.fields?.hint).toEqual(expect.any(String));
       // Started: a call that needs the store fails closed (503), as before.

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { SessauthError } from '@sessauth/core';
 import type { SessauthRequest } from '@sessauth/core/adapter';
@@ -11,12 +11,14 @@ export type NodeRequest = IncomingMessage & { body?: unknown };
 /**
  * Translates a Node request without touching its body until the core asks for it
  * (the 415 gate runs first). Headers come from `rawHeaders`, so duplicates survive
- * for the core to refuse instead of Node silently keeping the first.
+ * for the core to refuse instead of Node silently keeping the first. Given the response,
+ * the request's `signal` aborts when the client goes away before the answer is written
+ * (made on first use: only a login's password check asks for it).
  */
-export function toSessauthRequest(req: NodeRequest): SessauthRequest {
+export function toSessauthRequest(req: NodeRequest, res?: ServerResponse): SessauthRequest {
   const url = req.url ?? '/';
   const query = url.indexOf('?');
-  return {
+  const request: SessauthRequest = {
     method: req.method ?? 'GET',
     path: query === -1 ? url : url.slice(0, query),
     query: query === -1 ? '' : url.slice(query + 1),
@@ -25,6 +27,23 @@ export function toSessauthRequest(req: NodeRequest): SessauthRequest {
     secure: (req.socket as TLSSocket).encrypted === true,
     readBody: (maxBytes) => readNodeBody(req, maxBytes),
   };
+  if (res === undefined) return request;
+  let signal: AbortSignal | undefined;
+  return Object.defineProperty(request, 'signal', {
+    enumerable: true,
+    get: () => (signal ??= clientGoneSignal(res)),
+  });
+}
+
+/** Aborts when the response's connection closes before the response was finished: the client left. */
+function clientGoneSignal(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  if (res.destroyed && !res.writableFinished) controller.abort();
+  else
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+  return controller.signal;
 }
 
 /** The raw body, at most `maxBytes`; re-serialised when a body parser already consumed the stream. */

@@ -18,6 +18,8 @@ export const ADAPTER_TEST_IDS = [
   'login/not-an-object',
   'login/malformed-json',
   'login/max-active-sessions',
+  // login-flood-suite.ts
+  'login/flood',
   // refresh-suite.ts
   'refresh/rotates',
   'refresh/replay-is-reuse',
@@ -58,6 +60,7 @@ export const ADAPTER_TEST_IDS = [
   'sessions/rename',
   'sessions/rename-not-found',
   'sessions/rename-bad-input',
+  'sessions/rename-invisible',
   'sessions/rename-cookie-transport',
   'sessions/method-not-allowed',
   // logout-suite.ts
@@ -109,6 +112,8 @@ export const ADAPTER_TEST_IDS = [
   'throttle/csrf-first',
   'throttle/ipv6-prefix',
   'throttle/login-account',
+  'throttle/login-account-resolved',
+  'throttle/login-network',
   'throttle/off',
   // client-ip-suite.ts
   'client-ip/peer',
@@ -156,6 +161,9 @@ export const ADAPTER_TEST_IDS = [
   // events-suite.ts
   'events/lifecycle',
   'events/handler-failure',
+  'events/handlers-independent',
+  'events/slow-store',
+  'events/payload-privacy',
   // idle-suite.ts
   'idle/guard-refresh-list',
   'idle/refresh-is-activity',

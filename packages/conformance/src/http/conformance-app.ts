@@ -2,11 +2,13 @@ import {
   createPasswordAuthenticator,
   createSessauth,
   type GeolocationProvider,
+  type PasswordHasher,
   type RateLimitStore,
   type Sessauth,
   type SessauthOptions,
   type SessionStore,
   type TokenResponseBody,
+  type UserPort,
 } from '@sessauth/core';
 import { argon2PasswordHasher } from '@sessauth/core/argon2';
 import { CapturingLogger } from './capturing-logger.js';
@@ -31,6 +33,10 @@ export interface TestAppExtras {
   readonly geolocation?: GeolocationProvider;
   /** Another app's users (same ids and stamps), e.g. a restart of that app on the same store. */
   readonly users?: UserTable;
+  /** The password hasher of the login (real argon2id by default), e.g. one with a short waiting line. */
+  readonly hasher?: PasswordHasher;
+  /** Wraps the users port, e.g. a lookup that folds spellings together as a SQL collation does. */
+  readonly wrapUsers?: (users: UserPort<ConformanceUser>) => UserPort<ConformanceUser>;
 }
 
 /** A session just created by a login. */
@@ -87,13 +93,13 @@ export async function startTestApp(parts: CellParts, overrides: Partial<Sessauth
   const users = extras.users ?? (await makeUserTable());
   const clock = new TestClock();
   const logger = new CapturingLogger();
-  const userPort = userPortOver(users);
+  const userPort = extras.wrapUsers === undefined ? userPortOver(users) : extras.wrapUsers(userPortOver(users));
   const rateLimitStore = extras.rateLimitStore ?? parts.rateLimitStore;
   const auth = await createSessauth<ConformanceUser>({
     options,
     store: extras.wrapStore === undefined ? parts.store : extras.wrapStore(parts.store),
     users: userPort,
-    authenticator: createPasswordAuthenticator({ users: userPort, hasher: argon2PasswordHasher }),
+    authenticator: createPasswordAuthenticator({ users: userPort, hasher: extras.hasher ?? argon2PasswordHasher }),
     clock,
     logger,
     ...(rateLimitStore === undefined ? {} : { rateLimitStore }),

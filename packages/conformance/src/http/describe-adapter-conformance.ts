@@ -7,13 +7,14 @@ import { clientIpSuite } from './client-ip-suite.js';
 import { contractDetailsSuite } from './contract-details-suite.js';
 import { contentTypeSuite } from './content-type-suite.js';
 import { csrfSuite } from './csrf-suite.js';
-import { eventsSuite } from './events-suite.js';
+import { eventsDeliverySuite, eventsSuite } from './events-suite.js';
 import { faultsSuite } from './faults-suite.js';
 import { geolocationSuite } from './geolocation-suite.js';
 import { headersSuite } from './headers-suite.js';
 import { hostileInputSuite } from './hostile-input-suite.js';
 import { idleSuite } from './idle-suite.js';
 import { keyRotationSuite } from './key-rotation-suite.js';
+import { loginFloodSuite } from './login-flood-suite.js';
 import { loginSuite } from './login-suite.js';
 import { logoutSuite } from './logout-suite.js';
 import { oneAnswerSuite } from './one-answer-suite.js';
@@ -92,6 +93,7 @@ export function describeAdapterConformance(name: string, input: AdapterConforman
 
     seedFlowSuite(kit);
     loginSuite(kit);
+    loginFloodSuite(kit);
     refreshSuite(kit);
     refreshTokenSuite(kit);
     accessTokenSuite(kit);
@@ -111,6 +113,7 @@ export function describeAdapterConformance(name: string, input: AdapterConforman
     oneAnswerSuite(kit);
     passwordChangeSuite(kit);
     eventsSuite(kit);
+    eventsDeliverySuite(kit);
     idleSuite(kit);
     rememberSuite(kit);
     keyRotationSuite(kit);

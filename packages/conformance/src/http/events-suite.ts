@@ -47,7 +47,8 @@ export function eventsSuite(kit: SuiteKit): void {
       const wrong = await app.client().post(app.at('/login/'), { json: { username: 'alice', password: 'not-hers' } });
       expectError(wrong, 401, 'invalid_credentials');
       await settle(seen, 3);
-      expect(seen[2]).toMatchObject({ name: 'login_failed', event: { code: 'invalid_credentials', username: 'alice' } });
+      // No raw username by default (a password typed into the username box would arrive verbatim).
+      expect(seen[2]).toMatchObject({ name: 'login_failed', event: { code: 'invalid_credentials', username: null, usernameLength: 5 } });
 
       expect((await app.refresh(first.client, first.refresh)).status).toBe(200);
       await settle(seen, 4);
@@ -93,4 +94,106 @@ export function eventsSuite(kit: SuiteKit): void {
       app.logger.lines.join('\n'),
     ).toBe(true);
   });
+}
+
+/** Registered by `eventsSuite`: the events that arrive when the store is slow, and what they carry. */
+export function eventsDeliverySuite(kit: SuiteKit): void {
+  kit.test('events/handlers-independent', 'a handler that never settles does not hold the handlers after it', async () => {
+    const app = await kit.start();
+    const calls: string[] = [];
+    app.auth.on('login', () => new Promise<void>(() => {}));
+    app.auth.on('login', () => void calls.push('second'));
+    await app.login('alice');
+    for (let waited = 0; calls.length === 0 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(calls).toEqual(['second']);
+  });
+
+  kit.test(
+    'events/slow-store',
+    "reuse_detected and login arrive when the store is slow late in the request: their reads are not the finished request's",
+    async () => {
+      const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      let slow = false;
+      // Each read after the response waits 400 ms; the rotation itself takes most of a 500 ms budget.
+      const app = await kit.start(
+        { storeBudgetMs: 500 },
+        {
+          wrapStore: (store) =>
+            new Proxy(store, {
+              get(target, key, receiver) {
+                const value = Reflect.get(target, key, receiver);
+                if (typeof value !== 'function') return value;
+                return async (...args: unknown[]) => {
+                  if (slow && (key === 'rotateRefresh' || key === 'findSession' || key === 'listActiveSessions'))
+                    await delay(key === 'rotateRefresh' ? 350 : 400);
+                  return value.apply(target, args);
+                };
+              },
+            }),
+        },
+      );
+      const seen = record(app);
+      const alice = await app.login('alice');
+      await settle(seen, 1);
+      expect((await app.refresh(alice.client, alice.refresh)).status).toBe(200);
+      await settle(seen, 2);
+      slow = true;
+      expectError(await app.refresh(alice.client, alice.refresh), 401, 'token_reuse_detected');
+      await settle(seen, 4);
+      expect(
+        seen.some((entry) => entry.name === 'reuse_detected'),
+        app.logger.lines.join('\n'),
+      ).toBe(true);
+      expect(app.logger.lines.some((line) => line.includes('event_failed'))).toBe(false);
+    },
+  );
+
+  kit.test(
+    'events/payload-privacy',
+    'reuse_detected names the replaying client; login_failed carries a keyed hash and a length, the raw username only when the host opts in',
+    async () => {
+      const app = await kit.start({ trustedProxyCidrs: ['127.0.0.1/32'] });
+      const seen = record(app);
+      const alice = await app.login('alice', { headers: { 'x-forwarded-for': '198.51.100.7' } });
+      expect((await app.refresh(alice.client, alice.refresh)).status).toBe(200);
+      const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+      const thief = app.client();
+      for (const ip of ['198.51.100.7', '203.0.113.9']) app.secrets.add(ip);
+      const replay = await thief.post(app.at('/refresh/'), {
+        json: { refresh_token: alice.refresh },
+        headers: { 'x-forwarded-for': '203.0.113.9', 'user-agent': firefox },
+        csrf: false,
+      });
+      expectError(replay, 401, 'token_reuse_detected');
+      for (let waited = 0; !seen.some((e) => e.name === 'reuse_detected') && waited < 10_000; waited += 20)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(seen.find((entry) => entry.name === 'reuse_detected')?.event).toMatchObject({
+        ipAddress: '198.51.100.7',
+        replayedBy: { ipAddress: '203.0.113.9', browser: 'Firefox on Linux', userAgent: firefox },
+      });
+
+      const typed = 'correct horse battery staple';
+      expectError(await app.client().post(app.at('/login/'), { json: { username: typed, password: 'x' } }), 401, 'invalid_credentials');
+      expectError(
+        await app.client().post(app.at('/login/'), { json: { username: ` ${typed.toUpperCase()}`, password: 'y' } }),
+        401,
+        'invalid_credentials',
+      );
+      for (let waited = 0; seen.filter((e) => e.name === 'login_failed').length < 2 && waited < 10_000; waited += 20)
+        await new Promise((r) => setTimeout(r, 20));
+      const failed = seen.filter((entry) => entry.name === 'login_failed').map((entry) => entry.event as SessauthEventMap['login_failed']);
+      expect(failed).toHaveLength(2);
+      expect(failed[0]).toMatchObject({ username: null, usernameLength: typed.length });
+      expect(failed[0]!.usernameHash).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      // One account, two spellings: the same hash.
+      expect(failed[1]!.usernameHash).toBe(failed[0]!.usernameHash);
+      expect(JSON.stringify(seen)).not.toContain(typed);
+
+      const optedIn = await kit.start({ eventRawUsernames: true });
+      const raw = record(optedIn);
+      expectError(await optedIn.client().post(optedIn.at('/login/'), { json: { username: 'mallory', password: 'x' } }), 401, 'invalid_credentials');
+      await settle(raw, 1);
+      expect(raw[0]).toMatchObject({ name: 'login_failed', event: { username: 'mallory', usernameLength: 7 } });
+    },
+  );
 }

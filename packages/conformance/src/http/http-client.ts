@@ -3,6 +3,8 @@ import { CookieJar, parseSetCookie, type ParsedSetCookie } from './cookie-jar.js
 import { cookieNames, recordResponse } from './openapi/response-recorder.js';
 
 export interface SendOptions {
+  /** Gives up (rejects) when it aborts, as a client that hangs up. */
+  readonly signal?: AbortSignal;
   /** Serialised as the body; the content type defaults to application/json. */
   readonly json?: unknown;
   /** A raw body (string or bytes). */
@@ -94,7 +96,13 @@ export class HttpClient {
     const cookie = options.cookies === false ? undefined : this.jar.headerFor(path);
     if (cookie !== undefined && !headers.has('cookie')) headers.set('cookie', cookie);
     const url = new URL(path, this.baseUrl);
-    const response = await fetch(url, { method, headers, body, redirect: 'manual' });
+    const response = await fetch(url, {
+      method,
+      headers,
+      body,
+      redirect: 'manual',
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
     const text = await response.text();
     const setCookies = response.headers.getSetCookie().map(parseSetCookie);
     const seenHeaders: Record<string, string> = {};

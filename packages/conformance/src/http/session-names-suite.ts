@@ -98,6 +98,38 @@ export function sessionNamesSuite(kit: SuiteKit): void {
     expect((await app.store.findSession(alice.sessionId))?.name).toBe(longest);
   });
 
+  kit.test('sessions/rename-invisible', 'a name with nothing visible, a format character or a stack of combining marks is the same 400', async () => {
+    const app = await kit.start();
+    const alice = await app.login('alice');
+    const path = app.at(`/sessions/${alice.sessionId}/`);
+    const invisible = [
+      '\u200b', // zero-width space
+      'a\u200bb',
+      '\u200e\u200f', // LRM, RLM
+      'Phone\u061c', // Arabic letter mark
+      'Lap\ufefftop', // BOM
+      'Laptop\u{e0041}\u{e0042}', // tag characters
+      '\u3164', // Hangul filler
+      '\u115f\u1160', // Hangul choseong and jungseong fillers
+      '\uffa0 \u3164',
+      '\u2800', // braille blank
+      'Zalgo\u0301\u0302\u0303\u0304\u0305',
+      '\u0301\u0302',
+      '\u{10ffff}', // unassigned (a noncharacter)
+      '\u0378', // unassigned in the Greek block
+    ];
+    for (const name of invisible) {
+      const answer = await patch(alice.client, path, alice.access, { name });
+      expectError(answer, 400, 'invalid_request');
+    }
+    expect((await app.store.findSession(alice.sessionId))?.name).toBeNull();
+    // What a person writes still passes: accents, four stacked marks at most, an emoji joined by ZWJ.
+    for (const name of ['Café Zürich', 'ṩ̈', 'Work 👩‍💻 laptop', 'Flag 🇨🇭']) {
+      const answer = await patch(alice.client, path, alice.access, { name });
+      expect(answer.status, `${JSON.stringify(name)}: ${answer.text}`).toBe(200);
+    }
+  });
+
   kit.test(
     'sessions/rename-cookie-transport',
     'in cookie transport PATCH is Bearer-authenticated like DELETE: no CSRF token needed, no cookie touched',

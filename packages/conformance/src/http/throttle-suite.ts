@@ -129,6 +129,56 @@ export function throttleSuite(kit: SuiteKit): void {
     expectRateLimited(await attempt(unknown, 'wrong-3', randomIpv4(app)), 60);
   });
 
+  kit.test(
+    'throttle/login-account-resolved',
+    'the per-account budget follows the account the lookup resolves: a spelling the host folds together (álice for alice) gets no fresh budget',
+    async () => {
+      // A lookup like `WHERE username = ?` under an accent- and case-insensitive SQL collation.
+      const fold = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+      const app = await kit.start(
+        { ...THROTTLED, loginThrottleRate: '100/min', loginAccountThrottleRate: '3/hour' },
+        { wrapUsers: (users) => ({ ...users, findByUsername: (name) => users.findByUsername!(fold(name)) }) },
+      );
+      const attempt = (username: string, password: string) =>
+        app.client().post(app.at('/login/'), { json: { username, password }, headers: { 'x-forwarded-for': randomIpv4(app) } });
+      // The lookup resolves every spelling to alice: the right password logs in under any of them.
+      const folded = await attempt('ÁLICE', app.users.passwords.alice);
+      expect(folded.status, folded.text).toBe(200);
+      for (const wrong of ['wrong-1', 'wrong-2']) expectError(await attempt('alice', wrong), 401, 'invalid_credentials');
+      // alice's budget (3/hour) is spent; each new spelling has a fresh name budget but not a fresh account.
+      for (const spelling of ['álice', 'àlice', 'ALICÉ', 'alïce']) expectRateLimited(await attempt(spelling, app.users.passwords.alice), 3600);
+      // An unknown name still answers 401 until its own budget is spent, then the same 429.
+      for (let i = 0; i < 3; i += 1) expectError(await attempt('nobody-here', 'x'), 401, 'invalid_credentials');
+      expectRateLimited(await attempt('nobody-here', 'x'), 3600);
+    },
+  );
+
+  kit.test(
+    'throttle/login-network',
+    'the per-network login budget: an IPv4 /24 and an IPv6 /48 share one budget, other networks are not touched',
+    async () => {
+      const app = await kit.start({ ...THROTTLED, loginThrottleRate: '100/min', loginNetworkThrottleRate: '2/min' });
+      const third = random(256);
+      const net4 = (host: number) => `198.18.${third}.${host}`;
+      const net6 = (site: number) => `2001:db8:${random(0x10000).toString(16)}:${site.toString(16)}::1`;
+      for (const ip of [net4(1), net4(2), net4(3)]) app.secrets.add(ip);
+      expect((await login(app, net4(1))).status).toBe(200);
+      expect((await login(app, net4(2))).status).toBe(200);
+      expectRateLimited(await login(app, net4(3)), 60);
+      expect((await login(app, randomIpv4(app))).status, 'another network').toBe(200);
+      const v6 = net6(1).split(':').slice(0, 3).join(':');
+      const inSite = (subnet: number) => {
+        const ip = `${v6}:${subnet.toString(16)}::1`;
+        app.secrets.add(ip);
+        return ip;
+      };
+      expect((await login(app, inSite(1))).status).toBe(200);
+      expect((await login(app, inSite(2))).status).toBe(200);
+      // A third /64 of the same /48: the network's budget, not the address's.
+      expectRateLimited(await login(app, inSite(3)), 60);
+    },
+  );
+
   kit.test('throttle/off', "rate '0' disables the throttle", async () => {
     const app = await kit.start({ ...THROTTLED, loginThrottleRate: '0' });
     const ip = randomIpv4(app);

@@ -4,6 +4,7 @@ import { SessauthError } from '../errors/sessauth-error.js';
 import { clientIpOf, isSecureRequest } from '../http/client-identity.js';
 import { joinedHeader } from '../http/request-headers.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
+import { runAuthenticator } from '../endpoints/run-authenticator.js';
 import { throttleAccount, throttleClient } from '../endpoints/throttle-request.js';
 import { createSession } from '../sessions/create-session.js';
 import { adminCookie } from './cookie.js';
@@ -44,7 +45,7 @@ export async function adminSignInRoute<U>(engine: Engine<U>, admin: AdminCapabil
     await throttleAccount(engine, username);
     // Every check of the request before the password: the answer must not tell a right one from a wrong one.
     const userAgent = joinedHeader(request.headers, 'user-agent');
-    const user = await engine.authenticator({ username, password }, { options });
+    const user = await runAuthenticator(engine, { username, password }, request, username);
     if (!admin.isAdmin(user)) throw new SessauthError('forbidden');
     const issued = await createSession(engine, user, { clientIp, userAgent });
     emitLogin(engine, issued.session);

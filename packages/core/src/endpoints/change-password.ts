@@ -4,6 +4,7 @@ import { clientIpOf } from '../http/client-identity.js';
 import { assertJsonContentType, readJsonObject } from '../http/read-json-body.js';
 import { emptyResponse, errorToResponse } from '../http/response.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
+import { runAuthenticator } from './run-authenticator.js';
 import { throttleAccount, throttleClient } from './throttle-request.js';
 import type { AuthContext } from '../sessions/authenticate.js';
 import { endAllSessions } from '../sessions/end-all-sessions.js';
@@ -43,7 +44,7 @@ export async function changePasswordRoute<U>(
     const userId = users.idOf(caller.user);
     const username = users.usernameOf(caller.user);
     await throttleAccount(engine, username);
-    const checked = await engine.authenticator({ username, password: current }, { options });
+    const checked = await runAuthenticator(engine, { username, password: current }, request, username);
     if (users.idOf(checked) !== userId) throw new SessauthError('invalid_credentials');
     await setPassword(caller.user, next);
     await endAllSessions(engine, userId, 'invalidate_all');

@@ -5,6 +5,7 @@ import { emitLogin, emitLoginFailed } from '../sessions/emit-session-events.js';
 import { readJsonObject } from '../http/read-json-body.js';
 import { joinedHeader } from '../http/request-headers.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
+import { runAuthenticator } from './run-authenticator.js';
 import { throttleAccount } from './throttle-request.js';
 import { createSession } from '../sessions/create-session.js';
 import { checkTokenEndpointRequest } from './token-endpoint-checks.js';
@@ -29,7 +30,7 @@ async function login<U>(engine: Engine<U>, request: SessauthRequest): Promise<Se
   // The per-account budget, beside the per-address one: before the user is looked up, so
   // an unknown username spends and answers exactly as an existing one does.
   await throttleAccount(engine, body.username);
-  const user = await engine.authenticator(body, { options: engine.options }).catch((error: unknown) => {
+  const user = await runAuthenticator(engine, body, request, body.username).catch((error: unknown) => {
     if (error instanceof SessauthError) emitLoginFailed(engine, error.code, body.username, clientIp);
     throw error;
   });

@@ -8,7 +8,7 @@ import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request
 import { refreshSession } from '../sessions/refresh-session.js';
 import { checkTokenEndpointRequest } from './token-endpoint-checks.js';
 import { tokenResponse } from './token-response.js';
-import { soleValue } from '../http/request-headers.js';
+import { joinedHeader, soleValue } from '../http/request-headers.js';
 
 /** Outcomes after which the refresh cookie is useless: clear it. */
 const DEAD_SESSION = new Set(['token_reuse_detected', 'session_expired', 'session_not_found']);
@@ -23,11 +23,12 @@ export const refreshEndpoint = {
 } as const satisfies PublicEndpoint;
 
 async function refresh<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
-  const { cookies } = await checkTokenEndpointRequest(engine, request, 'refresh');
+  const { cookies, clientIp } = await checkTokenEndpointRequest(engine, request, 'refresh');
   const body = await readJsonObject(request, engine.options.maxBodyBytes);
   const token = presentedRefreshToken(engine, body, cookies);
   try {
-    return tokenResponse(engine, await refreshSession(engine, token));
+    const client = { ipAddress: clientIp, userAgent: joinedHeader(request.headers, 'user-agent') };
+    return tokenResponse(engine, await refreshSession(engine, token, client));
   } catch (error) {
     const cookieMode = engine.options.refreshTokenTransport !== 'body';
     if (cookieMode && error instanceof SessauthError && DEAD_SESSION.has(error.code)) {

@@ -35,6 +35,7 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
   const engine: Engine<U> = {
     options,
     store: config.store,
+    eventStore: config.store,
     users: config.users,
     authenticator: config.authenticator,
     rateLimitStore: config.rateLimitStore ?? new MemoryRateLimitStore(),

@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'csrf_failed'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'login_busy'
   | 'invalid_request'
   | 'payload_too_large'
   | 'not_found'
@@ -36,6 +37,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   csrf_failed: 403,
   unsupported_media_type: 415,
   rate_limited: 429,
+  login_busy: 429,
   invalid_request: 400,
   payload_too_large: 413,
   not_found: 404,
@@ -58,6 +60,7 @@ export const ERROR_MESSAGE: Readonly<Record<ErrorCode, string>> = {
   csrf_failed: 'CSRF verification failed.',
   unsupported_media_type: 'Content-Type must be application/json.',
   rate_limited: 'Too many requests.',
+  login_busy: 'Too many sign-ins are being checked right now; try again shortly.',
   invalid_request: 'The request is malformed.',
   payload_too_large: 'The request body is too large.',
   not_found: 'Not found.',

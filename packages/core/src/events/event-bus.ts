@@ -1,12 +1,24 @@
 import type { Logger } from '../log/logger.js';
+import { settleWithin } from '../time/settle-within.js';
 import type { SessauthEventHandler, SessauthEventHandlers, SessauthEventMap, SessauthEventName } from './session-events.js';
+
+/** How long a payload may take to build (its store read included) before the event is dropped and logged. */
+const BUILD_DEADLINE_MS = 5_000;
+/** How long one handler may run before it is logged as failed; the others never wait for it. */
+const HANDLER_DEADLINE_MS = 30_000;
+
+class EventDeadline extends Error {
+  override readonly name = 'EventDeadline';
+}
 
 /**
  * The engine's events. Handlers run after the state change committed and after the
  * response is on its way (a macrotask later), never inside a store's atomic step;
  * a slow or failing handler neither delays nor fails a request: errors are logged.
  * A payload builder runs only when someone listens, so an unused event costs nothing
- * (a login's "new device?" read happens only for a `login` handler).
+ * (a login's "new device?" read happens only for a `login` handler). The build has its own
+ * deadline, and every handler runs on its own with its own deadline: one that never settles
+ * delays none of the others.
  */
 export class EventBus {
   private readonly handlers = new Map<SessauthEventName, Set<SessauthEventHandler<never>>>();
@@ -39,18 +51,27 @@ export class EventBus {
   private async dispatch<E extends SessauthEventName>(name: E, build: () => SessauthEventMap[E] | Promise<SessauthEventMap[E]>): Promise<void> {
     let event: SessauthEventMap[E];
     try {
-      event = await build();
+      event = await settleWithin(
+        BUILD_DEADLINE_MS,
+        async () => build(),
+        () => new EventDeadline(),
+      );
     } catch (error) {
-      this.logger.error('event_failed', { for_event: name, error: error instanceof Error ? error.name : typeof error });
+      this.logger.error('event_failed', { for_event: name, error: errorName(error) });
       return;
     }
-    for (const handler of this.handlers.get(name) ?? []) {
-      try {
-        await (handler as SessauthEventHandler<E>)(event);
-      } catch (error) {
-        this.logger.error('event_handler_failed', { for_event: name, error: error instanceof Error ? error.name : typeof error });
-      }
-    }
+    const handlers = [...(this.handlers.get(name) ?? [])] as SessauthEventHandler<E>[];
+    await Promise.all(
+      handlers.map((handler) =>
+        settleWithin(
+          HANDLER_DEADLINE_MS,
+          async () => handler(event),
+          () => new EventDeadline(),
+        ).catch((error: unknown) => {
+          this.logger.error('event_handler_failed', { for_event: name, error: errorName(error) });
+        }),
+      ),
+    );
   }
 
   private set(name: SessauthEventName): Set<SessauthEventHandler<never>> {
@@ -58,4 +79,8 @@ export class EventBus {
     if (set === undefined) this.handlers.set(name, (set = new Set()));
     return set;
   }
+}
+
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
 }

@@ -39,13 +39,30 @@ export interface ReuseDetectedEvent {
   /** Where the session was created (the victim's device), as stored. */
   readonly ipAddress: string | null;
   readonly browser: string | null;
+  /**
+   * The client that presented the consumed token: its address (null when unknown, or with
+   * JWT_PERSIST_CLIENT_IP=false), User-Agent (bounded) and browser summary. Either the thief
+   * or the owner racing a thief who used the token first.
+   */
+  readonly replayedBy: { readonly ipAddress: string | null; readonly userAgent: string | null; readonly browser: string | null };
 }
 
 export interface LoginFailedEvent {
   /** `invalid_credentials`, `invalid_user`... as answered. */
   readonly code: ErrorCode;
-  /** The submitted username when the login body had one (bounded to 254 characters). */
+  /**
+   * The submitted username itself, only with JWT_EVENT_RAW_USERNAMES=true (a password typed
+   * into the username box would arrive verbatim); null otherwise, and without a string username.
+   */
   readonly username: string | null;
+  /**
+   * A keyed hash (HMAC under a key derived from JWT_SECURITY_STAMP_KEY, else JWT_SECRET_KEY) of
+   * the normalised username (trimmed, NFKC, lower-cased): equal for repeated attempts at one
+   * account, unreadable without the key. Null without a string username.
+   */
+  readonly usernameHash: string | null;
+  /** The submitted username's length in characters (code points); null without a string username. */
+  readonly usernameLength: number | null;
   readonly ipAddress: string | null;
 }
 

@@ -19,6 +19,13 @@ export interface SessauthRequest {
    * `SessauthError('payload_too_large')` beyond. Called only after the content-type gate.
    */
   readBody(maxBytes: number): Promise<Uint8Array>;
+  /**
+   * Aborted when the client goes away before its answer is sent (the Node adapters from the
+   * response's `close`, the Fetch adapter from `Request.signal`). Work queued for this request
+   * alone, such as a login's password check, is dropped instead of run for nobody. Optional:
+   * without it nothing is dropped.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Lower-case header name -> every value received, in order. */

@@ -133,6 +133,23 @@ export interface SessauthOptions {
   loginAccountThrottleRate?: string;
   /** JWT_THROTTLE_IPV6_PREFIX. IPv6 clients are counted per prefix of this length. @default 64 */
   throttleIpv6Prefix?: number;
+  /**
+   * JWT_LOGIN_NETWORK_THROTTLE_RATE. A third login budget, per client network (an IPv4 /24, an
+   * IPv6 /48 by default), so one network cannot fill the password hasher's line alone by
+   * rotating addresses. Pick a rate well above what the users behind one network (an office,
+   * a carrier's NAT) send together, such as `300/min`. `0` disables. @default '0'
+   */
+  loginNetworkThrottleRate?: string;
+  /** JWT_THROTTLE_NETWORK_IPV4_PREFIX. The IPv4 network of the per-network login budget. @default 24 */
+  throttleNetworkIpv4Prefix?: number;
+  /** JWT_THROTTLE_NETWORK_IPV6_PREFIX. The IPv6 network of the per-network login budget. @default 48 */
+  throttleNetworkIpv6Prefix?: number;
+  /**
+   * JWT_EVENT_RAW_USERNAMES. `login_failed` events carry the submitted username itself. Off by
+   * default: a password typed into the username box would arrive verbatim; the event carries
+   * a keyed hash of the (normalised) username and its length instead. @default false
+   */
+  eventRawUsernames?: boolean;
   /** JWT_TRUSTED_PROXY_CIDRS. X-Forwarded-For is read only when the peer is inside. @default [] */
   trustedProxyCidrs?: readonly string[];
   /** JWT_PERSIST_CLIENT_IP. @default true */
@@ -188,6 +205,7 @@ export interface ResolvedOptions
   readonly loginThrottle: RateSpec | null;
   readonly refreshThrottle: RateSpec | null;
   readonly loginAccountThrottle: RateSpec | null;
+  readonly loginNetworkThrottle: RateSpec | null;
 }
 
 /** A parsed rate: at most `limit` hits per `windowSec`. */

@@ -51,6 +51,7 @@ export function resolveOptions(
     loginThrottle: parseRate(r.loginThrottleRate as string, SETTING_NAMES.loginThrottleRate, 'loginThrottleRate'),
     refreshThrottle: parseRate(r.refreshThrottleRate as string, SETTING_NAMES.refreshThrottleRate, 'refreshThrottleRate'),
     loginAccountThrottle: parseRate(r.loginAccountThrottleRate as string, SETTING_NAMES.loginAccountThrottleRate, 'loginAccountThrottleRate'),
+    loginNetworkThrottle: parseRate(r.loginNetworkThrottleRate as string, SETTING_NAMES.loginNetworkThrottleRate, 'loginNetworkThrottleRate'),
   } as unknown as ResolvedOptions;
   Object.defineProperty(resolved, RESOLVED, { value: true, enumerable: false });
   return Object.freeze(resolved);

@@ -157,6 +157,21 @@ export const SETTINGS = {
     kind: rate('0'),
   },
   throttleIpv6Prefix: { env: 'JWT_THROTTLE_IPV6_PREFIX', doc: 'IPv6 clients are counted per prefix of this length', kind: int(64, 1, 128) },
+  loginNetworkThrottleRate: {
+    env: 'JWT_LOGIN_NETWORK_THROTTLE_RATE',
+    doc: 'logins per client network (see the two prefixes below), generous: one network cannot fill the password hasher alone; `0` disables',
+    kind: rate('0'),
+  },
+  throttleNetworkIpv4Prefix: {
+    env: 'JWT_THROTTLE_NETWORK_IPV4_PREFIX',
+    doc: 'the IPv4 network of the per-network login budget',
+    kind: int(24, 8, 32),
+  },
+  throttleNetworkIpv6Prefix: {
+    env: 'JWT_THROTTLE_NETWORK_IPV6_PREFIX',
+    doc: 'the IPv6 network of the per-network login budget',
+    kind: int(48, 16, 128),
+  },
   trustedProxyCidrs: {
     env: 'JWT_TRUSTED_PROXY_CIDRS',
     doc: '`X-Forwarded-For` is read only when the peer is inside one of these ranges',
@@ -193,6 +208,11 @@ export const SETTINGS = {
     env: 'JWT_ADMIN_PREFIX',
     doc: 'where the read-only admin listing lives',
     kind: matching('/admin/sessauth/session', URL_PREFIX, URL_PREFIX_IS, '`/admin/sessauth/session`'),
+  },
+  eventRawUsernames: {
+    env: 'JWT_EVENT_RAW_USERNAMES',
+    doc: '`login_failed` events carry the submitted username itself, not a keyed hash and its length',
+    kind: bool(false),
   },
   customClaims: { env: null, doc: 'extra claims of the access token (a function, in code only)', kind: codeFunction() },
 } as const satisfies { readonly [K in SettingKey]-?: SettingRow };

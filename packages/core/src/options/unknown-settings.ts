@@ -13,7 +13,7 @@ export const consoleSettingsWarnings: SettingsWarningLogger = {
 const KEYS = Object.keys(SETTING_NAMES) as SettingKey[];
 const KEY_BY_ENV_NAME = new Map<string, SettingKey>(KEYS.map((key) => [SETTING_NAMES[key], key]));
 // Fields a ResolvedOptions carries beyond the options (a spread copy passed back in).
-const DERIVED_KEYS = new Set(['loginThrottle', 'refreshThrottle', 'loginAccountThrottle']);
+const DERIVED_KEYS = new Set(['loginThrottle', 'refreshThrottle', 'loginAccountThrottle', 'loginNetworkThrottle']);
 
 /**
  * One warning per option key that `SessauthOptions` does not have (a typo such as

@@ -41,7 +41,17 @@ export interface Argon2HasherOptions {
    * @default the CPUs the process may use (`os.availableParallelism()`)
    */
   readonly maxConcurrent?: number;
+  /**
+   * At most this many verifications wait for a place; one more is refused at once with
+   * 429 `login_busy` (and `Retry-After`), so a flood of logins answers fast instead of
+   * making every later login, real users' included, wait behind it.
+   * @default 16 per place (`maxConcurrent`), about 0.3 s of work at OWASP's parameters
+   */
+  readonly maxQueued?: number;
+  /** A verification that waited this long for a place is refused (429 `login_busy`) instead of run. @default 2000 */
+  readonly maxQueueWaitMs?: number;
 }
+
 
 // The cost parameters of a PHC string: $argon2id$v=19$m=19456,t=2,p=1$salt$hash
 const PHC_COSTS = /^\$argon2(?:id|i|d)\$(?:v=\d+\$)?m=(\d{1,10}),t=(\d{1,10}),p=(\d{1,10})\$/;
@@ -57,10 +67,14 @@ export function createArgon2PasswordHasher(options: Argon2HasherOptions = {}): P
   const hashOptions = options.hashOptions ?? ARGON2_OPTIONS;
   const ceiling = { memoryCost: 262_144, timeCost: 16, parallelism: 8, ...options.ceiling };
   const logger = options.logger ?? consoleLogger;
-  const inTurn = limitConcurrency(options.maxConcurrent ?? availableCpus());
+  const places = options.maxConcurrent ?? availableCpus();
+  const inTurn = limitConcurrency(places, {
+    maxWaiting: options.maxQueued ?? 16 * places,
+    maxWaitMs: options.maxQueueWaitMs ?? 2000,
+  });
   return {
     hash: (password) => inTurn(() => hash(password, hashOptions)),
-    async verify(storedHash, password) {
+    async verify(storedHash, password, checkOptions = {}) {
       const costs = PHC_COSTS.exec(storedHash);
       if (costs !== null) {
         const [memoryCost, timeCost, parallelism] = costs.slice(1).map(Number) as [number, number, number];
@@ -69,12 +83,10 @@ export function createArgon2PasswordHasher(options: Argon2HasherOptions = {}): P
           return false;
         }
       }
-      try {
-        return await inTurn(() => verify(storedHash, password));
-      } catch {
-        // A malformed or unsupported hash is a failed login, not a server error.
-        return false;
-      }
+      // Refused (busy) or dropped (the client left) before it ran: an answer, passed on.
+      const checked = inTurn(() => verify(storedHash, password).catch(() => false), checkOptions);
+      // A malformed or unsupported hash is a failed login, not a server error (the catch above).
+      return checked;
     },
   };
 }

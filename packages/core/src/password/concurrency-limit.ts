@@ -1,17 +1,56 @@
+import { RequestAbortedError, SessauthError } from '../errors/sessauth-error.js';
+
+/** Bounds of the waiting line of `limitConcurrency`; without them it waits without limit (as a plain semaphore). */
+export interface WaitingLineBounds {
+  /** At most this many tasks wait for a place; one more is refused at once. */
+  readonly maxWaiting?: number;
+  /** A task that waited this long for a place is refused instead of run. */
+  readonly maxWaitMs?: number;
+}
+
+/** One call's options: a task whose caller has gone away (its signal aborted) never runs. */
+export interface TurnOptions {
+  readonly signal?: AbortSignal | undefined;
+}
+
 /**
- * Runs at most `max` tasks at once; the others wait in arrival order. A task that
- * throws or rejects frees its place like one that resolves.
+ * The password hasher cannot take more logins right now: 429 `login_busy` with a
+ * `Retry-After`. Not a rate limit of this client, and not a store outage.
  */
-export function limitConcurrency(max: number): <T>(task: () => Promise<T>) => Promise<T> {
+export class HasherBusyError extends SessauthError {
+  override readonly name = 'HasherBusyError';
+  constructor(retryAfter: number) {
+    super('login_busy', { retryAfter });
+  }
+}
+
+interface Waiter {
+  readonly start: () => void;
+  readonly cleanup: () => void;
+}
+
+/**
+ * Runs at most `max` tasks at once; the others wait in arrival order, in a line that
+ * can be bounded (`bounds`). A task that throws or rejects frees its place like one that
+ * resolves. A waiting task is dropped, before it runs, when the line is full (refused at
+ * once), when it has waited `maxWaitMs`, or when its caller's signal aborts: a flood of
+ * logins whose clients gave up never holds the hasher from the logins behind it.
+ */
+export function limitConcurrency(max: number, bounds: WaitingLineBounds = {}): <T>(task: () => Promise<T>, options?: TurnOptions) => Promise<T> {
   if (!Number.isSafeInteger(max) || max < 1) throw new RangeError('limitConcurrency: max must be a positive integer');
+  const { maxWaiting = Number.POSITIVE_INFINITY, maxWaitMs } = bounds;
   let running = 0;
-  const waiting: (() => void)[] = [];
+  const waiting: Waiter[] = [];
+  const retryAfter = Math.max(1, Math.ceil((maxWaitMs ?? 1000) / 1000));
   const release = (): void => {
     const next = waiting.shift();
     if (next === undefined) running -= 1;
-    else next(); // the freed place passes straight to the next task
+    else next.start(); // the freed place passes straight to the next task
   };
-  return <T>(task: () => Promise<T>): Promise<T> => {
+  const refuse = (): HasherBusyError => new HasherBusyError(retryAfter);
+  return <T>(task: () => Promise<T>, options: TurnOptions = {}): Promise<T> => {
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(new RequestAbortedError());
     const run = (): Promise<T> => {
       let work: Promise<T>;
       try {
@@ -25,7 +64,29 @@ export function limitConcurrency(max: number): <T>(task: () => Promise<T>) => Pr
       running += 1;
       return run();
     }
-    return new Promise<void>((resolve) => waiting.push(resolve)).then(run);
+    if (waiting.length >= maxWaiting) return Promise.reject(refuse());
+    return new Promise<T>((resolve, reject) => {
+      const leave = (error: Error): void => {
+        const index = waiting.indexOf(waiter);
+        if (index !== -1) waiting.splice(index, 1);
+        waiter.cleanup();
+        reject(error);
+      };
+      const onAbort = (): void => leave(new RequestAbortedError());
+      const timer = maxWaitMs === undefined ? undefined : setTimeout(() => leave(refuse()), maxWaitMs);
+      const waiter: Waiter = {
+        start: () => {
+          waiter.cleanup();
+          run().then(resolve, reject);
+        },
+        cleanup: () => {
+          if (timer !== undefined) clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      waiting.push(waiter);
+    });
   };
 }
 

@@ -32,7 +32,7 @@ export function createPasswordAuthenticator<U>(input: PasswordAuthenticatorInput
     return dummyHash;
   };
 
-  return async (body, { options }) => {
+  return async (body, { options, signal, accountAttempt }) => {
     const { username, password } = body;
     if (typeof username !== 'string' || typeof password !== 'string') {
       throw new SessauthError('invalid_request');
@@ -44,11 +44,13 @@ export function createPasswordAuthenticator<U>(input: PasswordAuthenticatorInput
       throw new SessauthError('invalid_credentials');
     }
     const found = await findByUsername(username);
+    // The per-account budget under the user the name resolved to, before any hashing.
+    await accountAttempt?.(found === null ? null : users.idOf(found.user));
     if (found === null) {
-      await hasher.verify(await getDummyHash(), password);
+      await hasher.verify(await getDummyHash(), password, { signal });
       throw new SessauthError('invalid_credentials');
     }
-    if (!(await hasher.verify(found.passwordHash, password))) {
+    if (!(await hasher.verify(found.passwordHash, password, { signal }))) {
       throw new SessauthError('invalid_credentials');
     }
     return found.user;

@@ -6,6 +6,16 @@
 export interface PasswordHasher {
   /** A self-describing hash string (for example PHC `$argon2id$...`). */
   hash(password: string): Promise<string>;
-  /** True when `password` matches `hash`. Never throws: a malformed hash is false. */
-  verify(hash: string, password: string): Promise<boolean>;
+  /**
+   * True when `password` matches `hash`. A malformed hash is false. May reject with
+   * `SessauthError('login_busy')` (429) when it cannot take more work now, and with
+   * `RequestAbortedError` when `options.signal` aborted before the check ran (the
+   * client went away): both are answers, not faults.
+   */
+  verify(hash: string, password: string, options?: PasswordCheckOptions): Promise<boolean>;
+}
+
+/** Per check: the login request's signal, aborted when its client goes away. */
+export interface PasswordCheckOptions {
+  readonly signal?: AbortSignal | undefined;
 }

@@ -18,13 +18,31 @@ const keys = new WeakMap<object, Promise<CryptoKey>>();
  * that a counter store's contents cannot be matched against a list of likely usernames.
  * `owner` is the object the derived key is cached on (the resolved options).
  */
-export async function accountRateKey(owner: object, secret: string, username: string): Promise<string> {
+export function accountRateKey(owner: object, secret: string, username: string): Promise<string> {
+  return keyedDigest(owner, secret, normaliseUsername(username));
+}
+
+/**
+ * The per-account counter's key for the user the login's lookup resolved: the same keyed
+ * hash over the user id, marked apart from any username. A host whose lookup folds spellings
+ * together (an accent-insensitive SQL collation finds `álice` for `alice`) then counts every
+ * spelling under the one account it reaches.
+ */
+export function resolvedAccountRateKey(owner: object, secret: string, userId: string): Promise<string> {
+  return keyedDigest(owner, secret, `\u0000user-id\u0000${userId}`).then((digest) => `id.${digest}`);
+}
+
+/**
+ * The keyed digest used for values that must not be readable in a store or a log (a
+ * username, a user id): HMAC-SHA-256 under a key derived from `secret`, base64url.
+ */
+export async function keyedDigest(owner: object, secret: string, value: string): Promise<string> {
   let key = keys.get(owner);
   if (key === undefined) {
     key = deriveKey(secret);
     keys.set(owner, key);
   }
-  const mac = await crypto.subtle.sign('HMAC', await key, encoder.encode(normaliseUsername(username)));
+  const mac = await crypto.subtle.sign('HMAC', await key, encoder.encode(value));
   return toBase64Url(new Uint8Array(mac));
 }
 

@@ -26,3 +26,19 @@ function maskIpv6(parts: readonly number[], prefix: number): ipaddr.IPv6 {
   });
   return new ipaddr.IPv6(masked);
 }
+
+/**
+ * The network a client is counted under for the per-network login budget: its IPv4 address
+ * masked to `/ipv4Prefix` (a /24 by default), its IPv6 address to `/ipv6Prefix` (a /48), so
+ * one network cannot fill the password hasher's line by rotating addresses.
+ */
+export function networkRateKey(ip: string | null, ipv4Prefix: number, ipv6Prefix: number): string {
+  const parsed = ip === null ? null : parseIp(ip);
+  if (parsed === null) return 'unknown';
+  if (parsed.kind() === 'ipv6') return clientRateKey(ip, ipv6Prefix);
+  const bytes = (parsed as ipaddr.IPv4).octets.map((octet, index) => {
+    const bits = Math.min(8, Math.max(0, ipv4Prefix - index * 8));
+    return bits === 0 ? 0 : octet & ((0xff << (8 - bits)) & 0xff);
+  });
+  return `${bytes.join('.')}/${ipv4Prefix}`;
+}

@@ -1,14 +1,25 @@
-import type { SessionServices } from './session-services.js';
 import type { ErrorCode } from '../errors/error-codes.js';
-import type { Location } from '../geo/location.js';
-import type { SessionRecord } from '../store/store-port.js';
 import type { RevokeReason } from '../events/session-events.js';
+import type { Location } from '../geo/location.js';
+import { keyedDigest, normaliseUsername } from '../rate-limit/account-rate-key.js';
+import type { SessionRecord } from '../store/store-port.js';
+import { describeUserAgent, storedUserAgent } from '../ua/describe-user-agent.js';
+import type { SessionServices } from './session-services.js';
+
+/** The client a request came from, as the events name it (the replaying client of a reuse). */
+export interface ClientFacts {
+  readonly ipAddress: string | null;
+  readonly userAgent: string | undefined;
+}
+
+// Payloads read the store through `eventStore` (the engine's own, not the finished request's
+// store budget); the bus bounds each build and each handler by its own deadline.
 
 /** `login`: the new session, and whether its device and place are new among the user's other active sessions. */
 export function emitLogin<U>(services: SessionServices<U>, session: SessionRecord): void {
   services.logger.info?.('session_created', { session: session.id });
   services.events.emit('login', async () => {
-    const others = (await services.store.listActiveSessions(session.userId, services.clock.now())).filter((other) => other.id !== session.id);
+    const others = (await services.eventStore.listActiveSessions(session.userId, services.clock.now())).filter((other) => other.id !== session.id);
     const device = deviceOf(session);
     const place = placeOf(session.location);
     return {
@@ -24,12 +35,24 @@ export function emitLogin<U>(services: SessionServices<U>, session: SessionRecor
   });
 }
 
+/**
+ * `login_failed`. The submitted username is not in it by default (a password typed into the
+ * username box would arrive verbatim): a keyed hash of its normalised form, which matches
+ * across attempts at one account, and its length. JWT_EVENT_RAW_USERNAMES adds the name itself.
+ */
 export function emitLoginFailed<U>(services: SessionServices<U>, code: ErrorCode, username: unknown, ipAddress: string | null): void {
-  services.events.emit('login_failed', () => ({
-    code,
-    username: typeof username === 'string' ? username.slice(0, 254) : null,
-    ipAddress,
-  }));
+  const { options } = services;
+  services.events.emit('login_failed', async () => {
+    const name = typeof username === 'string' ? username.slice(0, options.maxUsernameLength) : null;
+    return {
+      code,
+      username: name !== null && options.eventRawUsernames ? name : null,
+      usernameHash:
+        name === null ? null : await keyedDigest(options, options.securityStampKey, `\u0000event-username\u0000${normaliseUsername(name)}`),
+      usernameLength: name === null ? null : [...name].length,
+      ipAddress,
+    };
+  });
 }
 
 export function emitRefresh<U>(services: SessionServices<U>, userId: string, sessionId: string): void {
@@ -44,11 +67,16 @@ export function emitRevoke<U>(services: SessionServices<U>, userId: string, sess
   services.events.emit('revoke', () => ({ userId, sessionId, count, reason }));
 }
 
-/** `reuse_detected` (with the revoked session's device, read after the response) and its `revoke`. */
-export function emitReuse<U>(services: SessionServices<U>, userId: string, sessionId: string): void {
+/**
+ * `reuse_detected`: the client that presented the consumed token (its address and browser,
+ * from the request) and the revoked session's own device (read after the response), then its `revoke`.
+ */
+export function emitReuse<U>(services: SessionServices<U>, userId: string, sessionId: string, replay: ClientFacts): void {
+  const userAgent = storedUserAgent(replay.userAgent);
+  const replayedBy = { ipAddress: services.options.persistClientIp ? replay.ipAddress : null, userAgent, browser: describeUserAgent(userAgent) };
   services.events.emit('reuse_detected', async () => {
-    const session = await services.store.findSession(sessionId);
-    return { userId, sessionId, ipAddress: session?.ipAddress ?? null, browser: session?.browser ?? null };
+    const session = await services.eventStore.findSession(sessionId);
+    return { userId, sessionId, ipAddress: session?.ipAddress ?? null, browser: session?.browser ?? null, replayedBy };
   });
   emitRevoke(services, userId, sessionId, 1, 'reuse');
 }

@@ -1,5 +1,5 @@
 import type { SessionServices } from './session-services.js';
-import { emitRefresh, emitReuse, emitRevoke } from './emit-session-events.js';
+import { type ClientFacts, emitRefresh, emitReuse, emitRevoke } from './emit-session-events.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { randomId } from '../tokens/random-id.js';
 import { REMEMBER_CLAIM } from '../tokens/token-service.js';
@@ -14,7 +14,7 @@ import { idleCutoff } from './session-state.js';
  * store revokes the session in that same step, before this throws
  * `token_reuse_detected`, so the winner's replacement dies too.
  */
-export async function refreshSession<U>(services: SessionServices<U>, refreshToken: string): Promise<IssuedTokens> {
+export async function refreshSession<U>(services: SessionServices<U>, refreshToken: string, client: ClientFacts): Promise<IssuedTokens> {
   const claims = await services.tokens.verify(refreshToken, 'refresh');
   const user = await services.users.findById(claims.sub);
   if (user === null) throw new SessauthError('invalid_user');
@@ -59,7 +59,7 @@ export async function refreshSession<U>(services: SessionServices<U>, refreshTok
       throw new SessauthError('session_expired');
     case 'reused':
       services.logger.warn('token_reuse_detected', { session: claims.sid });
-      emitReuse(services, claims.sub, claims.sid);
+      emitReuse(services, claims.sub, claims.sid, client);
       throw new SessauthError('token_reuse_detected');
   }
 }

@@ -15,6 +15,11 @@ import type { UserPort } from '../users/user-port.js';
 export interface SessionServices<U> {
   readonly options: ResolvedOptions;
   readonly store: SessionStore;
+  /**
+   * The store as event payloads read it after the response: the engine's own, never a
+   * finished request's store budget (which would refuse the read and lose the event).
+   */
+  readonly eventStore: SessionStore;
   readonly users: UserPort<U>;
   readonly geolocation: GeolocationProvider | null;
   readonly tokens: TokenService;

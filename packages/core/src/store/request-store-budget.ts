@@ -3,16 +3,17 @@ import { settleWithin } from '../time/settle-within.js';
 import type { RateLimitStore, SessionStore } from './store-port.js';
 
 /**
- * One request's store calls share one deadline: the budget starts with the first call
- * and every later call gets only what is left. A store bounds each call by itself, but
- * a login (throttle, then the session write) or a refresh (throttle, then the rotation)
- * makes two calls in a row, and under a slow database each could take the store's whole
- * deadline. Past the budget the call is answered at once with StoreUnavailableError
- * (503); the store's own call goes on in the background until its own deadline, as an
- * answer lost on the way would (a client must not retry an ambiguous refresh anyway).
+ * One request's store calls share one budget of store time: every call gets only what the
+ * calls before it left. A store bounds each call by itself, but a login (throttle, then the
+ * session write) or a refresh (throttle, then the rotation) makes two calls in a row, and
+ * under a slow database each could take the store's whole deadline. Only time spent waiting
+ * on a store counts: a login's wait for the password hasher between its calls is not a store
+ * fault and spends nothing. Past the budget the call is answered at once with
+ * StoreUnavailableError (503); the store's own call goes on in the background until its own
+ * deadline, as an answer lost on the way would (a client must not retry an ambiguous refresh).
  */
 export class RequestStoreBudget {
-  #deadline: number | undefined;
+  #spentMs = 0;
 
   constructor(private readonly budgetMs: number) {}
 
@@ -33,16 +34,19 @@ export class RequestStoreBudget {
   }
 
   #within(operation: string, call: () => unknown): unknown {
-    this.#deadline ??= this.now() + this.budgetMs;
-    const left = this.#deadline - this.now();
+    const left = this.budgetMs - this.#spentMs;
     if (left <= 0) return Promise.reject(exhausted(operation, this.budgetMs));
+    const startedAt = this.now();
     const result = call();
     if (!(result instanceof Promise)) return result;
+    const spend = (): void => {
+      this.#spentMs += this.now() - startedAt;
+    };
     return settleWithin(
       left,
       () => result,
       () => exhausted(operation, this.budgetMs),
-    );
+    ).finally(spend);
   }
 }
 

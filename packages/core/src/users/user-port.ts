@@ -27,6 +27,20 @@ export interface UserPort<U> {
 export interface AuthenticatorContext {
   /** The validated settings (for example `maxUsernameLength`, `maxPasswordLength`). */
   readonly options: ResolvedOptions;
+  /**
+   * Aborted when the login's client has gone away: hand it to the password hasher
+   * (`hasher.verify(hash, password, { signal })`), so a check still waiting for a place is
+   * dropped instead of run for nobody.
+   */
+  readonly signal?: AbortSignal | undefined;
+  /**
+   * Call once the user lookup is done, before checking the credential, with the id of the
+   * user the submitted name resolved to (null: none). It spends the per-account login
+   * budget under that user (JWT_LOGIN_ACCOUNT_THROTTLE_RATE) and rejects with 429 when it is
+   * spent, so names your lookup folds together (case, accents) share one budget. The
+   * built-in password authenticator calls it.
+   */
+  readonly accountAttempt?: ((userId: string | null) => Promise<void>) | undefined;
 }
 
 /**
