@@ -107,12 +107,13 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
   },
   login: {
     summary: 'Sign in and start a session',
-    description: 'Pre-checks in order: 415, 403 CSRF (cookie transports), 429, empty body (415), then the authenticator.',
+    description:
+      'Pre-checks in order: 415, 403 CSRF (cookie transports), 429, empty body (415), then the authenticator. 429 login_busy: the password hasher has no place free now (Retry-After).',
     bearer: false,
     requestBody: () => ({ schema: 'PasswordLoginRequest', required: true }),
     reads: csrfReads,
     success: tokens,
-    errors: (s) => [...tokenPrechecks(s), 'invalid_credentials', 'invalid_user'],
+    errors: (s) => [...tokenPrechecks(s), 'login_busy', 'invalid_credentials', 'invalid_user'],
   },
   refresh: {
     summary: 'Rotate the refresh token (single use) and get a new pair',
