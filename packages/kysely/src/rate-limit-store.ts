@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { RateLimitStore } from '@sessauth/core';
 import type { Kysely } from 'kysely';
-import { resolveDialect } from './dialects/resolve-dialect.js';
-import type { DialectName, SqlDialect } from './dialects/sql-dialect.js';
+import { resolveDialect } from './dialect/resolve-dialect.js';
+import type { DialectName, SqlDialect } from './dialect/sql-dialect.js';
 import { DEFAULT_RATE_LIMIT_TABLE, tableNames, type RateLimitDb, type TableNames } from './schema.js';
 import { guard, operationTimeout, type GuardPolicy } from './store-guard.js';
 import { verifySchema } from './verify-schema.js';
