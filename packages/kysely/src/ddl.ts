@@ -15,8 +15,8 @@ import {
   type Driver,
   type QueryResult,
 } from 'kysely';
-import type { DialectName } from './dialects/sql-dialect.js';
-import { resolveDialect } from './dialects/resolve-dialect.js';
+import type { DialectName } from './dialect/sql-dialect.js';
+import { resolveDialect } from './dialect/resolve-dialect.js';
 import { createSessionMigration } from './migrations/0001-create-session.js';
 import { createRateLimitMigration } from './migrations/0002-create-rate-limit.js';
 import { addSessionNameMigration } from './migrations/0003-session-name.js';

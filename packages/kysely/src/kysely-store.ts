@@ -113,9 +113,14 @@ export class KyselySessionStore<DB = unknown> implements SessionStore {
    * with `StoreSchemaError` naming the missing table or columns and their migration,
    * or with `StoreUnavailableError` when the database cannot be asked.
    */
-  verify(): Promise<void> {
+  checkSchema(): Promise<void> {
     const { db, dialect, names, policy } = this.#ctx;
-    return guard('verify', policy, () => verifySchema(db as Kysely<unknown>, dialect, names, ['session', 'userLock']));
+    return guard('checkSchema', policy, () => verifySchema(db as Kysely<unknown>, dialect, names, ['session', 'userLock']));
+  }
+
+  /** @deprecated Renamed `checkSchema` (in sessauth, `verify` means tokens). */
+  verify(): Promise<void> {
+    return this.checkSchema();
   }
 }
 

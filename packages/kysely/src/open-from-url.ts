@@ -1,11 +1,11 @@
 import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
-import { withNamedStatements } from './dialects/postgres-named-statements.js';
-import type { DialectName } from './dialects/sql-dialect.js';
-import type { DirectReads } from './dialects/direct-reads.js';
-import { mysqlDirectReads } from './dialects/mysql-direct-reads.js';
-import { withStatementCache } from './dialects/sqlite-statement-cache.js';
-import { guardMysqlPool } from './pools/mysql-pool-guard.js';
-import { guardPostgresPool } from './pools/postgres-pool-guard.js';
+import { withNamedStatements } from './postgres/postgres-named-statements.js';
+import type { DialectName } from './dialect/sql-dialect.js';
+import type { DirectReads } from './dialect/direct-reads.js';
+import { mysqlDirectReads } from './mysql/mysql-direct-reads.js';
+import { withStatementCache } from './sqlite/sqlite-statement-cache.js';
+import { guardMysqlPool } from './mysql/mysql-pool-guard.js';
+import { guardPostgresPool } from './postgres/postgres-pool-guard.js';
 import { operationTimeout } from './store-guard.js';
 
 export interface OpenFromUrlOptions {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { RateLimitStore } from '@sessauth/core';
 import type { Kysely } from 'kysely';
-import { resolveDialect } from './dialects/resolve-dialect.js';
-import type { DialectName, SqlDialect } from './dialects/sql-dialect.js';
+import { resolveDialect } from './dialect/resolve-dialect.js';
+import type { DialectName, SqlDialect } from './dialect/sql-dialect.js';
 import { DEFAULT_RATE_LIMIT_TABLE, tableNames, type RateLimitDb, type TableNames } from './schema.js';
 import { guard, operationTimeout, type GuardPolicy } from './store-guard.js';
 import { verifySchema } from './verify-schema.js';
@@ -56,10 +56,15 @@ export class KyselyRateLimitStore<DB = unknown> implements RateLimitStore {
    * `0002-create-rate-limit` not run), or `StoreUnavailableError` when the database
    * cannot be asked.
    */
-  verify(): Promise<void> {
-    return guard('rate limit verify', this.#policy, () =>
+  checkSchema(): Promise<void> {
+    return guard('rate limit checkSchema', this.#policy, () =>
       verifySchema(this.#db as unknown as Kysely<unknown>, this.#dialect, this.#names, ['rateLimit']),
     );
+  }
+
+  /** @deprecated Renamed `checkSchema` (in sessauth, `verify` means tokens). */
+  verify(): Promise<void> {
+    return this.checkSchema();
   }
 
   /** Deletes counters whose window has ended, in bounded batches; returns how many. */

@@ -1,8 +1,8 @@
 import type { Compilable, Kysely } from 'kysely';
-import type { SqlDialect } from './dialects/sql-dialect.js';
+import type { SqlDialect } from './dialect/sql-dialect.js';
 import { PreparedQuery, slot } from './prepared-query.js';
 import type { SessionDb } from './schema.js';
-import type { PackedSessionRow, SessionRow } from './session-row.js';
+import { SESSION_COLUMNS, type PackedSessionRow, type SessionRow } from './session-row.js';
 
 /** The ordering key of an active session (for the login cap). */
 export interface ActiveKey {
@@ -28,26 +28,6 @@ export interface SessionQueries {
   /** `expireAll` keeping one session (`exceptId`) as it is. */
   readonly expireAllExcept: PreparedQuery<never, 'userId' | 'now' | 'exceptId'>;
 }
-
-/**
- * Named, not `*`: a prepared statement's result shape must not change when a
- * later migration adds a column (PostgreSQL: "cached plan must not change result type").
- */
-export const SESSION_COLUMNS = [
-  'id',
-  'user_id',
-  'refresh_jti',
-  'security_stamp',
-  'created_at',
-  'last_activity_at',
-  'expires_at',
-  'expired_at',
-  'ip_address',
-  'user_agent',
-  'browser',
-  'location',
-  'name',
-] as const;
 
 export function prepareSessionQueries(db: Kysely<SessionDb>, table: string, dialect: SqlDialect): SessionQueries {
   const now = slot<number>('now');

@@ -1,6 +1,25 @@
 import type { Location, SessionRecord } from '@sessauth/core';
 import type { NewSession } from '@sessauth/core/store';
-import { SESSION_COLUMNS } from './session-queries.js';
+
+/**
+ * Named, not `*`: a prepared statement's result shape must not change when a
+ * later migration adds a column (PostgreSQL: "cached plan must not change result type").
+ */
+export const SESSION_COLUMNS = [
+  'id',
+  'user_id',
+  'refresh_jti',
+  'security_stamp',
+  'created_at',
+  'last_activity_at',
+  'expires_at',
+  'expired_at',
+  'ip_address',
+  'user_agent',
+  'browser',
+  'location',
+  'name',
+] as const;
 
 /** A session row as the drivers return it (BIGINT may come back as string or bigint). */
 export interface SessionRow {

@@ -1,7 +1,7 @@
 import type { Kysely, QueryResult } from 'kysely';
-import { resolveDialect } from './dialects/resolve-dialect.js';
-import type { DialectName, SqlDialect } from './dialects/sql-dialect.js';
-import type { DirectReads } from './dialects/direct-reads.js';
+import { resolveDialect } from './dialect/resolve-dialect.js';
+import type { DialectName, SqlDialect } from './dialect/sql-dialect.js';
+import type { DirectReads } from './dialect/direct-reads.js';
 import { tableNames, type SessionDb, type TableNames } from './schema.js';
 import { prepareSessionQueries, type SessionQueries } from './session-queries.js';
 import { operationTimeout, type GuardPolicy } from './store-guard.js';

@@ -1,5 +1,5 @@
 import { SessauthError, StoreUnavailableError } from '@sessauth/core';
-import { settleWithin } from './pools/query-deadline.js';
+import { settleWithin } from '@sessauth/core/store';
 
 /** How one store call is bounded. */
 export interface GuardPolicy {

@@ -1,7 +1,7 @@
 import * as core from '@sessauth/core';
 import { StoreUnavailableError, type StoreSchemaError, type StoreSchemaProblem } from '@sessauth/core';
 import { sql, type Kysely } from 'kysely';
-import type { SqlDialect } from './dialects/sql-dialect.js';
+import type { SqlDialect } from './dialect/sql-dialect.js';
 import { expectedTables, type ExpectedTable, type TableRole } from './migrations/migration-columns.js';
 import { DEFAULT_RATE_LIMIT_TABLE, DEFAULT_SESSION_TABLE, type TableNames } from './schema.js';
 

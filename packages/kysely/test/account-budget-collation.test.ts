@@ -22,10 +22,14 @@ let table = '';
 let auth: Sessauth<HostUser>;
 
 beforeAll(async () => {
-  admin = await reachService('MariaDB/MySQL 127.0.0.1:3306', () => createConnection({ host: '127.0.0.1', port: 3306, user: 'root', database: 'test' }));
+  admin = await reachService('MariaDB/MySQL 127.0.0.1:3306', () =>
+    createConnection({ host: '127.0.0.1', port: 3306, user: 'root', database: 'test' }),
+  );
   if (admin === null) return;
   table = `host_users_${randomBytes(4).toString('hex')}`;
-  await admin.query(`create table ${table} (id varchar(36) primary key, username varchar(254) not null, password_hash text not null) character set utf8mb4 collate utf8mb4_general_ci`);
+  await admin.query(
+    `create table ${table} (id varchar(36) primary key, username varchar(254) not null, password_hash text not null) character set utf8mb4 collate utf8mb4_general_ci`,
+  );
   await admin.query(`insert into ${table} values (?, ?, ?)`, ['u-alice', 'alice', await argon2PasswordHasher.hash(PASSWORD)]);
   const db = admin;
   const users = {
@@ -36,7 +40,9 @@ beforeAll(async () => {
     findByUsername: async (username: string) => {
       const [rows] = await db.query<RowDataPacket[]>(`select id, username, password_hash from ${table} where username = ?`, [username]);
       const row = rows[0];
-      return row === undefined ? null : { user: { id: row.id as string, username: row.username as string }, passwordHash: row.password_hash as string };
+      return row === undefined
+        ? null
+        : { user: { id: row.id as string, username: row.username as string }, passwordHash: row.password_hash as string };
     },
     idOf: (user: HostUser) => user.id,
     securityStamp: () => 'stamp',
@@ -82,7 +88,12 @@ describe('the per-account budget against a MariaDB users table in its default co
   it('counts every spelling the collation folds into alice against alice: álice, àlice, ALICÉ, alïce get no fresh budget', async (test) => {
     if (admin === null) return test.skip('MariaDB is unreachable (see the line above)');
     // The collation really folds them: the host's own lookup finds alice for each.
-    const [folded] = await admin.query<RowDataPacket[]>(`select count(*) as n from ${table} where username in (?, ?, ?, ?)`, ['álice', 'àlice', 'ALICÉ', 'alïce']);
+    const [folded] = await admin.query<RowDataPacket[]>(`select count(*) as n from ${table} where username in (?, ?, ?, ?)`, [
+      'álice',
+      'àlice',
+      'ALICÉ',
+      'alïce',
+    ]);
     expect(Number(folded[0]!.n)).toBe(1);
     expect((await login('álice', PASSWORD)).status).toBe(200);
     // Nine wrong guesses at alice: with the login above, her budget of 10 is spent.

@@ -6,7 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationDdl } from '../src/ddl.js';
 import { KyselyRateLimitStore, KyselySessionStore } from '../src/index.js';
-import type { DialectName } from '../src/dialects/sql-dialect.js';
+import type { DialectName } from '../src/dialect/sql-dialect.js';
 import { ALL_TARGETS, type TestDatabase } from './support/test-databases.js';
 
 /** Each column's shape, in table order, as the engine reports it (types, nullability, collation). */

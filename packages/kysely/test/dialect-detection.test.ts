@@ -13,7 +13,7 @@ import {
   type Driver,
 } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { resolveDialect } from '../src/dialects/resolve-dialect.js';
+import { resolveDialect } from '../src/dialect/resolve-dialect.js';
 import { KyselySessionStore } from '../src/index.js';
 import { PreparedQuery, slot } from '../src/prepared-query.js';
 

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveDialect } from '../src/dialects/resolve-dialect.js';
+import { resolveDialect } from '../src/dialect/resolve-dialect.js';
 import { migrateToLatest, type DialectName } from '../src/index.js';
 import { expectedTables, MIGRATION_COLUMNS } from '../src/migrations/migration-columns.js';
 import { tableNames } from '../src/schema.js';
-import { SESSION_COLUMNS } from '../src/session-queries.js';
+import { SESSION_COLUMNS } from '../src/session-row.js';
 import { ALL_TARGETS, type TestDatabase } from './support/test-databases.js';
 
 async function columnsOf(db: Kysely<unknown>, dialect: DialectName, table: string): Promise<string[]> {

@@ -1,6 +1,6 @@
 import { Migrator, sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveDialect } from '../src/dialects/resolve-dialect.js';
+import { resolveDialect } from '../src/dialect/resolve-dialect.js';
 import { KyselySessionStore, migrateToLatest } from '../src/index.js';
 import { createSessionMigration } from '../src/migrations/0001-create-session.js';
 import { createRateLimitMigration } from '../src/migrations/0002-create-rate-limit.js';

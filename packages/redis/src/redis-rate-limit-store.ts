@@ -51,8 +51,13 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   /** The start-up check, as the session store's: the server answers and runs scripts. */
+  checkSchema(): Promise<void> {
+    return verifyServer(this.client, this.timeoutMs, 'rateLimit.checkSchema');
+  }
+
+  /** @deprecated Renamed `checkSchema` (in sessauth, `verify` means tokens). */
   verify(): Promise<void> {
-    return verifyServer(this.client, this.timeoutMs, 'rateLimit.verify');
+    return this.checkSchema();
   }
 }
 

@@ -189,8 +189,13 @@ export class RedisSessionStore implements SessionStore {
    * that the server answers and runs scripts (see `verify-server.ts`); it rejects
    * with `StoreUnavailableError` only, so the host starts and logs `store_unverified`.
    */
+  checkSchema(): Promise<void> {
+    return verifyServer(this.ctx.client, this.timeoutMs, 'checkSchema');
+  }
+
+  /** @deprecated Renamed `checkSchema` (in sessauth, `verify` means tokens). */
   verify(): Promise<void> {
-    return verifyServer(this.ctx.client, this.timeoutMs, 'verify');
+    return this.checkSchema();
   }
 
   /** `missing` first, then `wrong_user`: only a session that exists can belong to someone else. */

@@ -73,7 +73,14 @@ describe('RedisRateLimitStore keeps no client identity in Redis', () => {
       expect(statuses).toEqual([401, 401, 401, 429]);
     }
 
-    const [, keys] = await client.scan('0', 'MATCH', `${keyPrefix}*`, 'COUNT', 1000);
+    // Every key under the prefix: a full SCAN (one batch may miss keys on a shared server).
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, batch] = await client.scan(cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', 1000);
+      keys.push(...batch);
+      cursor = next;
+    } while (cursor !== '0');
     expect(keys).toHaveLength(PEERS.length); // one counter per client identity
     for (const key of keys) {
       expect(key).toMatch(new RegExp(`^${keyPrefix}rl:[A-Za-z0-9_-]{43}$`));

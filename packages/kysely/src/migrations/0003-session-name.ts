@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
-import type { SqlDialect } from '../dialects/sql-dialect.js';
+import type { SqlDialect } from '../dialect/sql-dialect.js';
 import type { TableNames } from '../schema.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { SqlDialect } from '../dialects/sql-dialect.js';
+import type { SqlDialect } from '../dialect/sql-dialect.js';
 import type { TableNames } from '../schema.js';
 
 /** A table of the schema by its role; the real name comes from the store's options. */

@@ -1,7 +1,5 @@
 import type { MysqlPool, MysqlPoolConnection, MysqlQueryResult } from 'kysely';
-import type { PoolGuardOptions } from './postgres-pool-guard.js';
-import type { MysqlExecutePool } from '../dialects/mysql-direct-reads.js';
-import { QueryDeadlineError, queryTimeout } from './query-deadline.js';
+import { QueryDeadlineError, queryTimeout, type PoolGuardOptions } from '../dialect/query-deadline.js';
 
 /** The parts of a `mysql2` pool connection the guard uses (structural: `mysql2` stays an optional peer). */
 export interface MysqlConnectionLike extends MysqlPoolConnection {
@@ -16,6 +14,11 @@ export interface MysqlPoolLike {
   getConnection(callback: (error: unknown, connection: MysqlConnectionLike) => void): void;
   end(callback: (error: unknown) => void): void;
   on(event: 'connection', listener: (connection: MysqlConnectionLike) => void): unknown;
+}
+
+/** A pool that hands out connections with mysql2's `execute` (a `mysql2` pool, or `guardMysqlPool` of one). */
+export interface MysqlExecutePool {
+  getConnection(callback: (error: unknown, connection: MysqlConnectionLike) => void): void;
 }
 
 type QueryCallback = (error: unknown, result: MysqlQueryResult) => void;

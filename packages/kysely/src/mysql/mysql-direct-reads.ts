@@ -1,11 +1,6 @@
-import type { MysqlConnectionLike } from '../pools/mysql-pool-guard.js';
+import type { MysqlExecutePool } from './mysql-pool-guard.js';
 import { isHotStatement } from '../prepared-query.js';
-import type { DirectReads } from './direct-reads.js';
-
-/** A pool that hands out connections with mysql2's `execute` (a `mysql2` pool, or `guardMysqlPool` of one). */
-export interface MysqlExecutePool {
-  getConnection(callback: (error: unknown, connection: MysqlConnectionLike) => void): void;
-}
+import type { DirectReads } from '../dialect/direct-reads.js';
 
 /**
  * Optional MySQL/MariaDB tuning: the store's hot read (the guard's `findSession`) as a

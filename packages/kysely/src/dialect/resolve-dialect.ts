@@ -1,8 +1,8 @@
 import { MysqlAdapter, PostgresAdapter, SqliteAdapter, type Kysely } from 'kysely';
-import { mysqlDialect } from './mysql.js';
-import { postgresDialect } from './postgres.js';
+import { mysqlDialect } from '../mysql/mysql-dialect.js';
+import { postgresDialect } from '../postgres/postgres-dialect.js';
 import type { DialectName, SqlDialect } from './sql-dialect.js';
-import { sqliteDialect } from './sqlite.js';
+import { sqliteDialect } from '../sqlite/sqlite-dialect.js';
 
 const DIALECTS: Readonly<Record<DialectName, SqlDialect>> = {
   postgres: postgresDialect,

@@ -1,7 +1,7 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import { createHash } from 'node:crypto';
 import { isHotStatement } from '../prepared-query.js';
-import type { DirectReads } from './direct-reads.js';
+import type { DirectReads } from '../dialect/direct-reads.js';
 
 /**
  * Optional PostgreSQL tuning: wraps the `pg` pool you give to kysely's

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { SqlDialect } from './sql-dialect.js';
-import { upsertCounterReturning } from './upsert-counter-returning.js';
+import type { SqlDialect } from '../dialect/sql-dialect.js';
+import { upsertCounterReturning } from '../dialect/upsert-counter-returning.js';
 
 /** PostgreSQL through kysely's PostgresDialect (`pg`). */
 export const postgresDialect: SqlDialect = {

@@ -1,6 +1,6 @@
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import { isHotStatement } from '../prepared-query.js';
-import type { DirectReads } from './direct-reads.js';
+import type { DirectReads } from '../dialect/direct-reads.js';
 
 /**
  * A SQLite database whose hot statements can also be read directly, bypassing

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { RateLimitDb } from '../schema.js';
-import type { SqlDialect } from './sql-dialect.js';
+import type { SqlDialect } from '../dialect/sql-dialect.js';
 
 /**
  * Binary collations without trailing-space padding, best first: ids, jtis and

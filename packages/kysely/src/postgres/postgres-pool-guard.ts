@@ -1,5 +1,5 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
-import { queryTimeout, withinDeadline } from './query-deadline.js';
+import { queryTimeout, withinDeadline, type PoolGuardOptions } from '../dialect/query-deadline.js';
 
 /** The parts of a `pg` client the guard uses (structural: `pg` stays an optional peer). */
 export interface PgClientLike {
@@ -14,16 +14,6 @@ export interface PgPoolLike {
   connect(): Promise<PgClientLike>;
   end(): Promise<void>;
   on(event: 'connect', listener: (client: PgClientLike) => void): unknown;
-}
-
-export interface PoolGuardOptions {
-  /**
-   * Upper bound of one statement, and of the wait for a connection (MySQL; `pg`
-   * bounds that with `connectionTimeoutMillis`). A connection whose statement
-   * outlives it is destroyed, never returned to the pool. Keep it at the store's
-   * `operationTimeoutMs`. @default 5000
-   */
-  queryTimeoutMs?: number;
 }
 
 /**

@@ -1,9 +1,21 @@
+import { settleWithin } from '@sessauth/core/store';
+
 /** A statement (or the wait for a connection) outlived the bound of a guarded pool. */
 export class QueryDeadlineError extends Error {
   override readonly name = 'QueryDeadlineError';
   constructor(what: string, timeoutMs: number) {
     super(`@sessauth/kysely: ${what} did not finish within ${timeoutMs} ms; its connection was destroyed`);
   }
+}
+
+export interface PoolGuardOptions {
+  /**
+   * Upper bound of one statement, and of the wait for a connection (MySQL; `pg`
+   * bounds that with `connectionTimeoutMillis`). A connection whose statement
+   * outlives it is destroyed, never returned to the pool. Keep it at the store's
+   * `operationTimeoutMs`. @default 5000
+   */
+  queryTimeoutMs?: number;
 }
 
 /** Validates `queryTimeoutMs` of the pool guards. */
@@ -17,6 +29,7 @@ export function queryTimeout(value: number | undefined): number {
  * Settles like `work`, or rejects with QueryDeadlineError after `timeoutMs` and
  * calls `onExpire` (which destroys the connection: after a missed deadline nobody
  * knows what the server did or what is still on the wire, so it is never reused).
+ * The bound is the project's one deadline helper, `settleWithin` (one promise, one timer).
  */
 export function withinDeadline<T>(work: PromiseLike<T>, timeoutMs: number, what: string, onExpire: () => void): Promise<T> {
   return settleWithin(
@@ -27,33 +40,4 @@ export function withinDeadline<T>(work: PromiseLike<T>, timeoutMs: number, what:
       return new QueryDeadlineError(what, timeoutMs);
     },
   );
-}
-
-/**
- * The one deadline of this package (statements, connection waits, store calls): one
- * promise and one timer, no race. The timer is set before `start` runs, so of two
- * bounds of one length the outer one, set first, fires first. A failure of the work
- * passes through `failure`; the first settlement wins.
- */
-export function settleWithin<T>(
-  timeoutMs: number,
-  start: () => PromiseLike<T>,
-  expired: () => Error,
-  failure: (error: unknown) => unknown = (error) => error,
-): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(expired()), timeoutMs);
-    // A pending bound alone must not keep the process alive.
-    timer.unref();
-    start().then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(failure(error));
-      },
-    );
-  });
 }
