@@ -24,4 +24,6 @@ export function getAuth(request: FastifyRequest): AuthContext<SessauthUser> {
 }
 
 /** @deprecated Renamed `getAuth` (the name every adapter uses); `authOf` goes in the next minor. */
-export const authOf = getAuth;
+export function authOf(request: FastifyRequest): AuthContext<SessauthUser> {
+  return getAuth(request);
+}

@@ -31,7 +31,9 @@ const post = (path: string, json: unknown, headers: Record<string, string> = {},
   });
 
 function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'))!;
   return Math.round(Number(line.replace(/\D+/g, '')) / 1024);
 }
 
@@ -66,7 +68,12 @@ describe('a login flood against the Express example (real argon2id)', () => {
       Array.from({ length: FLOOD }, async (_, index) => {
         const ip = `2001:db8:${(index >> 16).toString(16)}:${(index & 0xffff).toString(16)}::1`;
         try {
-          const answer = await post('/auth/login/', { username: victim.username, password: `guess-${index}` }, { 'x-forwarded-for': ip }, AbortSignal.timeout(CLIENT_PATIENCE_MS));
+          const answer = await post(
+            '/auth/login/',
+            { username: victim.username, password: `guess-${index}` },
+            { 'x-forwarded-for': ip },
+            AbortSignal.timeout(CLIENT_PATIENCE_MS),
+          );
           const body = (await answer.json()) as { error_code?: string };
           const key = `${answer.status} ${body.error_code ?? ''}`.trim();
           statuses.set(key, (statuses.get(key) ?? 0) + 1);

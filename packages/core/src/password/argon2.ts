@@ -52,7 +52,6 @@ export interface Argon2HasherOptions {
   readonly maxQueueWaitMs?: number;
 }
 
-
 // The cost parameters of a PHC string: $argon2id$v=19$m=19456,t=2,p=1$salt$hash
 const PHC_COSTS = /^\$argon2(?:id|i|d)\$(?:v=\d+\$)?m=(\d{1,10}),t=(\d{1,10}),p=(\d{1,10})\$/;
 
