@@ -4,6 +4,7 @@ import { handleRequest, isOurPath } from './http/handler.js';
 import { errorToResponse } from './http/response.js';
 import { consoleLogger } from './logger.js';
 import { parseCidrs } from './net/parse-cidrs.js';
+import { checkPasswordHasher } from './password/hasher-policy.js';
 import { isResolvedOptions, resolveOptions } from './options/resolve-options.js';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit-store.js';
 import { rateLimit } from './rate-limit/rate-limit-api.js';
@@ -48,6 +49,7 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     stampDigest: await createStampDigest(options.securityStampKey),
   };
   await verifyStores({ session: config.store, rateLimit: config.rateLimitStore }, logger);
+  checkPasswordHasher(config.authenticator.passwordHasher, logger, config.allowWeakPasswordHasher === true);
   return {
     options,
     handle: (request) => handleRequest(engine, request),

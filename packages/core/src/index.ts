@@ -46,7 +46,7 @@ export type { PublicSession, TokenResponseBody, CsrfResponseBody, ErrorResponseB
 // Users, login flows, passwords
 export type { UserPort, Authenticator, AuthenticatorContext } from './users/user-port.js';
 export type { SetPassword } from './routes/change-password.js';
-export type { PasswordHasher } from './password/password-hasher.js';
+export type { PasswordHasher, PasswordHasherDescription } from './password/password-hasher.js';
 export { createPasswordAuthenticator } from './password/password-authenticator.js';
 
 // Geolocation

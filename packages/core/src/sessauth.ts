@@ -19,6 +19,11 @@ export interface SessauthConfig<U> {
   users: UserPort<U>;
   /** How `POST /auth/login/` turns a body into a user (see `createPasswordAuthenticator`). */
   authenticator: Authenticator<U>;
+  /**
+   * Start even though the login's password hasher costs less than OWASP's minimum (a warning
+   * instead of an `IntegrationError`). For tests and migrations only. @default false
+   */
+  allowWeakPasswordHasher?: boolean;
   /** Shared counters for throttling. @default an in-memory store (one process only). */
   rateLimitStore?: RateLimitStore;
   /** Off unless given. */

@@ -32,7 +32,7 @@ export function createPasswordAuthenticator<U>(input: PasswordAuthenticatorInput
     return dummyHash;
   };
 
-  return async (body, { options }) => {
+  const authenticate: Authenticator<U> = async (body, { options }) => {
     const { username, password } = body;
     if (typeof username !== 'string' || typeof password !== 'string') {
       throw new SessauthError('invalid_request');
@@ -53,6 +53,7 @@ export function createPasswordAuthenticator<U>(input: PasswordAuthenticatorInput
     }
     return found.user;
   };
+  return Object.assign(authenticate, { passwordHasher: hasher });
 }
 
 function randomPassword(): string {
