@@ -63,6 +63,7 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     rateLimit: (key, rate) => rateLimit(engine, key, rate),
     on: (name, handler) => engine.events.on(name, handler),
     purgeExpired: () => engine.store.purgeExpired(clock.now()),
+    eventsSettled: () => engine.events.settled(),
   };
 }
 

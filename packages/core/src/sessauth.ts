@@ -101,4 +101,10 @@ export interface Sessauth<U> extends SessionApi {
   on<E extends SessauthEventName>(name: E, handler: SessauthEventHandler<E>): () => void;
   /** Delete revoked and naturally expired sessions. */
   purgeExpired(): Promise<number>;
+  /**
+   * Resolves when every event handler run so far has finished. Event handlers run after the
+   * response; a Workers runtime stops a request's work at its response, so hand this to
+   * `ctx.waitUntil` there (the fetch adapter does when given `ctx`).
+   */
+  eventsSettled(): Promise<void>;
 }
