@@ -15,3 +15,16 @@ declare const Deno: {
   ): { addr: { port: number }; shutdown(): Promise<void> };
   env: { get(name: string): string | undefined };
 };
+
+declare module 'cloudflare:workers' {
+  export abstract class WorkerEntrypoint<Env = unknown> {
+    readonly env: Env;
+    readonly ctx: { waitUntil(promise: Promise<unknown>): void };
+    fetch?(request: Request): Response | Promise<Response>;
+  }
+}
+
+declare module '*.wasm' {
+  const module: WebAssembly.Module;
+  export default module;
+}

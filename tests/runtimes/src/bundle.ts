@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -24,8 +26,23 @@ export async function bundleEntry(runtime: RuntimeName): Promise<string> {
     target: 'es2022',
     platform: worker ? 'browser' : 'node',
     conditions: worker ? ['@sessauth/source', 'workerd', 'worker', 'browser'] : ['@sessauth/source', runtime],
-    external: ['bun:*', 'node:*', 'cloudflare:*', '@node-rs/argon2', '*.wasm'],
+    external: ['bun:*', 'node:*', 'cloudflare:*', '@node-rs/argon2'],
+    plugins: [wasmBesideBundle],
     logLevel: 'error',
   });
   return outfile;
 }
+
+const require = createRequire(import.meta.url);
+
+/** A `.wasm` import stays an import of a copy beside the bundle (workerd loads it compiled, as Wrangler does). */
+const wasmBesideBundle = {
+  name: 'wasm-beside-bundle',
+  setup(plugin: { onResolve(options: { filter: RegExp }, callback: (args: { path: string }) => { path: string; external: boolean }): void }) {
+    plugin.onResolve({ filter: /\.wasm$/ }, (args) => {
+      const file = require.resolve(args.path);
+      copyFileSync(file, `${BUNDLE_DIR}/${basename(file)}`);
+      return { path: `./${basename(file)}`, external: true };
+    });
+  },
+};
