@@ -1,13 +1,4 @@
-// The few runtime globals the entries use, typed by structure (no bun-types / Deno / workers types here).
-declare const Bun: {
-  serve(options: {
-    hostname: string;
-    port: number;
-    fetch(request: Request, server: { requestIP(request: Request): { address: string } | null }): Response | Promise<Response>;
-  }): { port: number; stop(closeActiveConnections?: boolean): Promise<void> | void };
-  env: Record<string, string | undefined>;
-};
-
+// The Deno and workerd globals the entries use, typed by structure (Bun's come from @types/bun).
 declare const Deno: {
   serve(
     options: { hostname: string; port: number; onListen?(address: { port: number }): void },

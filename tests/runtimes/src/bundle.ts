@@ -28,6 +28,8 @@ export async function bundleEntry(runtime: RuntimeName): Promise<string> {
     conditions: worker ? ['@sessauth/source', 'workerd', 'worker', 'browser'] : ['@sessauth/source', runtime],
     external: ['bun:*', 'node:*', 'cloudflare:*', '@node-rs/argon2'],
     plugins: [wasmBesideBundle],
+    // CommonJS dependencies (ioredis) require Node's builtins; an ESM bundle has no `require` on Deno.
+    ...(worker ? {} : { banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" } }),
     logLevel: 'error',
   });
   return outfile;

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { RuntimeProcess } from './remote-cell.js';
 
@@ -7,7 +8,7 @@ const bin = (name: string) => fileURLToPath(new URL(`../node_modules/.bin/${name
 /** The command line that runs a bundled entry on Bun or Deno. */
 export function runtimeCommand(runtime: 'bun' | 'deno', entry: string): string[] {
   if (runtime === 'bun') return [bin('bun'), 'run', entry];
-  return [bin('deno'), 'run', '--allow-net', '--allow-env', '--allow-read', '--allow-ffi', '--allow-sys', entry];
+  return [bin('deno'), 'run', '--allow-net', '--allow-env', '--allow-read', `--allow-write=${tmpdir()}`, '--allow-ffi', '--allow-sys', entry];
 }
 
 /**

@@ -13,3 +13,4 @@ const SKIP: AdapterSkipEntry[] = [
 ];
 
 describeAdapterConformance('workerd (Miniflare, fetch handler) x memory', remoteCell(launch('memory'), 'fetch'), { skip: SKIP });
+describeAdapterConformance('workerd (Miniflare, Hono) x memory', remoteCell(launch('memory'), 'hono'), { skip: SKIP });
