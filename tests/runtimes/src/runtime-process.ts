@@ -12,15 +12,19 @@ export function runtimeCommand(runtime: 'bun' | 'deno', entry: string): string[]
 }
 
 /**
- * Starts the runtime on a bundled control app and waits for the line naming its control URL.
+ * Starts the runtime (on a bundled control app, or an example) and waits for the line `ready` matches.
  * Its output goes to this process's stderr, so a crash is seen in the test log.
  */
-export function startRuntimeProcess(command: readonly string[], env: Record<string, string> = {}): Promise<RuntimeProcess> {
+export function startRuntimeProcess(
+  command: readonly string[],
+  env: Record<string, string> = {},
+  ready = /SESSAUTH_CONTROL (\S+)/,
+): Promise<RuntimeProcess> {
   const [file, ...args] = command as [string, ...string[]];
   const child = spawn(file, args, { env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => fail(new Error(`${file} printed no control URL in 20 s: ${seen}`)), 20_000);
+    const timer = setTimeout(() => fail(new Error(`${file} printed no ${ready} in 30 s: ${seen}`)), 30_000);
     const fail = (error: Error) => {
       clearTimeout(timer);
       child.kill('SIGKILL');
@@ -30,7 +34,7 @@ export function startRuntimeProcess(command: readonly string[], env: Record<stri
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (text: string) => {
       seen += text;
-      const url = /SESSAUTH_CONTROL (\S+)/.exec(seen)?.[1];
+      const url = ready.exec(seen)?.[1];
       if (url === undefined) return;
       clearTimeout(timer);
       child.removeAllListeners('exit');

@@ -6,7 +6,8 @@ import type { RuntimeProcess } from './remote-cell.js';
 // Direct sockets besides Miniflare's own (slot 0): a test runs at most three apps at once.
 const DIRECT_SLOTS = 4;
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now (the runtime binds it next). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
