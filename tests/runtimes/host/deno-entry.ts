@@ -13,7 +13,7 @@ const serve: ServeApp = async (handler) => {
 };
 
 // The WASM argon2id, as on Deno Deploy; the Deno CLI also loads the native one (--allow-ffi),
-// which the store cells use (the WASM one is about five times slower per login).
+// which the store cells use (the WASM one costs several times more per login).
 const hasher: PasswordHasher = Deno.env.get('SESSAUTH_CELL_HASHER') === 'native' ? argon2PasswordHasher : createWasmArgon2PasswordHasher();
 const cell = await openCell(
   cellSettings((name) => Deno.env.get(name)),

@@ -29,8 +29,8 @@ export interface WasmArgon2HasherOptions {
 /**
  * Argon2id in WebAssembly (argon2-wasm-edge, MIT, hash-wasm's edge build), for runtimes
  * where the native `@sessauth/core/argon2` does not load. The same PHC strings: a hash made
- * by either verifies on the other. It runs on the calling thread (about 5 times the native
- * time, see bench/); the stored hash's own parameters are read back, up to the ceiling.
+ * by either verifies on the other. It runs on the calling thread (several times the native
+ * time, see bench/results/hashers.md); the stored hash's own parameters are read back, up to the ceiling.
  */
 export function createWasmArgon2PasswordHasher(options: WasmArgon2HasherOptions = {}): PasswordHasher {
   const cost: Argon2Cost = { ...OWASP_ARGON2ID, ...options.hashOptions };
