@@ -23,9 +23,9 @@ export function controlApp(cell: CellStores, hasher: PasswordHasher, serve: Serv
   let next = 0;
 
   const create = async (setup: EngineSetup): Promise<EngineStarted> => {
-    const engine = await buildRemoteEngine(setup, cell, hasher);
-    const server = await serve(conformanceRoutes(setup.mount, engine.auth, engine.setPassword));
     const id = String(++next);
+    const engine = await buildRemoteEngine(setup, cell, hasher, id);
+    const server = await serve(conformanceRoutes(setup.mount, engine.auth, engine.setPassword));
     engines.set(id, { engine, close: server.close });
     return { id, baseUrl: server.baseUrl, options: engine.auth.options };
   };

@@ -27,7 +27,11 @@ export interface HostUser {
 /** The stores a runtime opened for its cell (the limiter is optional: the engine's own counters otherwise). */
 export interface CellStores {
   readonly store: SessionStore;
-  readonly rateLimitStore?: RateLimitStore | undefined;
+  /**
+   * The cell's shared limiter, one key space per engine: each test app counts from zero, as
+   * with its own in-memory counters, while the counting is the shared store's.
+   */
+  readonly rateLimitStoreFor?: ((engine: string) => RateLimitStore) | undefined;
 }
 
 /** Keeps every line in order; Node reads them when a test looks. */
@@ -63,7 +67,7 @@ export interface RemoteEngine {
 }
 
 /** The engine of one test app, built in this runtime with this runtime's hasher. */
-export async function buildRemoteEngine(setup: EngineSetup, cell: CellStores, hasher: PasswordHasher): Promise<RemoteEngine> {
+export async function buildRemoteEngine(setup: EngineSetup, cell: CellStores, hasher: PasswordHasher, id: string): Promise<RemoteEngine> {
   const callNode = callNodeAt(setup.callbackUrl);
   const users: UserPort<HostUser> = {
     findById: async (id) => (await callNode('users', 'findById', [id])) as HostUser | null,
@@ -75,7 +79,7 @@ export async function buildRemoteEngine(setup: EngineSetup, cell: CellStores, ha
   const logger = new LineLogger();
   const clock = new OffsetClock();
   clock.offsetMs = setup.clockOffsetMs;
-  const rateLimitStore = setup.rateLimitStoreThroughNode ? limiterThroughNode(callNode) : cell.rateLimitStore;
+  const rateLimitStore = setup.rateLimitStoreThroughNode ? limiterThroughNode(callNode) : cell.rateLimitStoreFor?.(id);
   const geolocation: GeolocationProvider | undefined = setup.geolocationThroughNode
     ? async (ip) => (await callNode('geolocation', 'lookup', [ip])) as Location | null
     : undefined;

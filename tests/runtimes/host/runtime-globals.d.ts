@@ -1,4 +1,6 @@
-// The Deno and workerd globals the entries use, typed by structure (Bun's come from @types/bun).
+/// <reference path="../../../examples/cloudflare/src/workers-types.d.ts" />
+// The Deno and workerd globals the entries use, typed by structure (Bun's come from @types/bun; the
+// Durable Object and `.wasm` declarations are the Cloudflare example's).
 declare const Deno: {
   serve(
     options: { hostname: string; port: number; onListen?(address: { port: number }): void },
@@ -13,9 +15,4 @@ declare module 'cloudflare:workers' {
     readonly ctx: { waitUntil(promise: Promise<unknown>): void };
     fetch?(request: Request): Response | Promise<Response>;
   }
-}
-
-declare module '*.wasm' {
-  const module: WebAssembly.Module;
-  export default module;
 }

@@ -4,14 +4,19 @@ import { createWasmArgon2PasswordHasher } from '@sessauth/core/argon2-wasm';
 import type { WaitUntil } from '@sessauth/fetch';
 import argon2 from 'argon2-wasm-edge/wasm/argon2.wasm';
 import blake2b from 'argon2-wasm-edge/wasm/blake2b.wasm';
+import { durableObjectRateLimitStore, type RateLimitCounter } from '../../../examples/cloudflare/src/rate-limit-counter.js';
 import type { PeerHandler } from './conformance-routes.js';
 import { controlApp, type ServeApp } from './control-app.js';
 import type { CellStores } from './remote-engine.js';
 
+export { RateLimitCounter } from '../../../examples/cloudflare/src/rate-limit-counter.js';
+
 interface Env {
   /** The ports of the slot sockets, in slot order (JSON). */
   readonly SLOT_PORTS: string;
+  /** `memory`, or `memory+durable-object-limits`: the login and refresh counters in Durable Objects. */
   readonly SESSAUTH_CELL_STORE: string;
+  readonly RATE_LIMITS: DurableObjectNamespace<RateLimitCounter>;
 }
 
 // workerd cannot open a port at run time. Slot 0 is Miniflare's own socket, whose entry worker
@@ -30,7 +35,17 @@ function controlOf(env: Env, edgeOrigin: string): (request: Request) => Promise<
     slots[slot] = handler;
     return { baseUrl: urls[slot]!, close: async () => void (slots[slot] = undefined) };
   };
-  const cell: CellStores = { store: new MemorySessionStore() };
+  const limits = durableObjectRateLimitStore(env.RATE_LIMITS);
+  const cell: CellStores = {
+    store: new MemorySessionStore(),
+    ...(env.SESSAUTH_CELL_STORE.endsWith('+durable-object-limits')
+      ? {
+          rateLimitStoreFor: (engine: string) => ({
+            hit: (key: string, windowSec: number, now: Date) => limits.hit(`${engine}:${key}`, windowSec, now),
+          }),
+        }
+      : {}),
+  };
   const hasher = createWasmArgon2PasswordHasher({ modules: { argon2, blake2b } });
   control ??= controlApp(cell, hasher, serve);
   return control;

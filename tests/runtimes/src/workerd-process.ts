@@ -32,7 +32,7 @@ export async function startWorkerd(entry: string, store: string): Promise<Runtim
     host: '127.0.0.1',
     port: 0,
     bindings: { SLOT_PORTS: JSON.stringify(ports), SESSAUTH_CELL_STORE: store },
-    d1Databases: ['DB'],
+    durableObjects: { RATE_LIMITS: 'RateLimitCounter' },
     unsafeDirectSockets: ports.map((port, index) => ({ host: '127.0.0.1', port, entrypoint: `slot${index + 1}` })),
   });
   const url = await mf.ready;

@@ -13,4 +13,8 @@ const SKIP: AdapterSkipEntry[] = [
 ];
 
 describeAdapterConformance('workerd (Miniflare, fetch handler) x memory', remoteCell(launch('memory'), 'fetch'), { skip: SKIP });
-describeAdapterConformance('workerd (Miniflare, Hono) x memory', remoteCell(launch('memory'), 'hono'), { skip: SKIP });
+describeAdapterConformance(
+  'workerd (Miniflare, Hono) x memory, rate limits in Durable Objects',
+  remoteCell(launch('memory+durable-object-limits'), 'hono'),
+  { skip: SKIP },
+);
