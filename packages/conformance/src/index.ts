@@ -22,6 +22,14 @@ export type {
   ConformanceUser,
   MountApp,
   RateLimitStoreFactory,
+  RemoteApp,
+  RemoteAppSetup,
+  StartRemoteApp,
   StoreFactory,
+  TestAppAuth,
 } from './http/conformance-types.js';
+export type { TestAppExtras } from './http/conformance-app.js';
+export { userPortOver, type UserTable } from './http/conformance-users.js';
+export { CapturingLogger } from './http/capturing-logger.js';
+export { TestClock } from './http/test-clock.js';
 export { createAdapterTestEngine, type AdapterTestUser } from './http/adapter-test-engine.js';

@@ -29,6 +29,10 @@ describe('entry points', () => {
     expect([...packages].sort()).toEqual(['ipaddr.js', 'jose', 'ua-parser-js']);
   });
 
+  it('keeps the WASM hasher free of node: modules and native code', () => {
+    expect([...reachable('password/argon2-wasm.ts').packages].sort()).toEqual(['argon2-wasm-edge']);
+  });
+
   it('puts the reader on the mmdb entry', () => {
     expect([...reachable('geo/mmdb/mmdb-provider.ts').packages].sort()).toEqual(['mmdb-lib', 'node:fs/promises']);
   });

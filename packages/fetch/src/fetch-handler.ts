@@ -14,8 +14,22 @@ export interface ConnInfo {
   readonly encrypted?: boolean | undefined;
 }
 
+/**
+ * The part of a Workers `ExecutionContext` (Hono: `c.executionCtx`) the handler uses: event
+ * handlers run after the response, and a worker's request ends at its response unless its
+ * remaining work is handed to `waitUntil`.
+ */
+export interface WaitUntil {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
 export interface FetchHandlerOptions {
-  /** The direct peer of a request when `handle` gets no `conn` (e.g. Bun: `server.requestIP(req)?.address`). */
+  /**
+   * The direct peer of a request when `handle` gets no `conn`. Bun: `(req) => server.requestIP(req)?.address`.
+   * Cloudflare Workers: `(req) => req.headers.get('cf-connecting-ip') ?? undefined` (set by Cloudflare's edge,
+   * which replaces any value a client sent; trust it only behind Cloudflare). Deno passes
+   * `{ remoteAddress: info.remoteAddr.hostname }` as `conn` instead.
+   */
   getPeerAddress?(request: Request): string | undefined;
   /** Whether the request came over TLS. @default the request URL's scheme is `https:` */
   secure?: boolean | ((request: Request) => boolean);
@@ -23,15 +37,15 @@ export interface FetchHandlerOptions {
 
 export interface FetchHandler<U> {
   /** Answers the endpoints under the prefix; resolves `null` for any other path (as the core does). */
-  handle(request: Request, conn?: ConnInfo): Promise<Response | null>;
+  handle(request: Request, conn?: ConnInfo, ctx?: WaitUntil): Promise<Response | null>;
   /** The guard of host routes; reads only `Authorization`. Rejects with a `SessauthError`. */
-  authenticate(request: Request): Promise<AuthContext<U>>;
+  authenticate(request: Request, ctx?: WaitUntil): Promise<AuthContext<U>>;
   /** The guard of routes that work with or without a user: null without an `Authorization` header. */
-  authenticateOptional(request: Request): Promise<AuthContext<U> | null>;
+  authenticateOptional(request: Request, ctx?: WaitUntil): Promise<AuthContext<U> | null>;
   /** The core's JSON error response for what `authenticate` threw. */
   errorResponse(error: unknown): Response;
   /** `auth.changePassword` for a route behind `authenticate` (see @sessauth/core). */
-  changePassword(request: Request, caller: AuthContext<U>, setPassword: SetPassword<U>, conn?: ConnInfo): Promise<Response>;
+  changePassword(request: Request, caller: AuthContext<U>, setPassword: SetPassword<U>, conn?: ConnInfo, ctx?: WaitUntil): Promise<Response>;
   /**
    * A host route's request as the core sees it, for `auth.createSessionFor(userId, { request })`
    * (client address and User-Agent resolved as the login resolves them). The body is not read.
@@ -58,22 +72,25 @@ export function createFetchHandler<U>(auth: Sessauth<U>, options: FetchHandlerOp
       signal: request.signal,
     };
   };
+  // The events a call emitted run after it answers: on Workers they must outlive the response.
+  const keepEvents = <T>(work: Promise<T>, ctx: WaitUntil | undefined): Promise<T> =>
+    ctx === undefined ? work : work.finally(() => ctx.waitUntil(auth.eventsSettled()));
   return {
-    async handle(request, conn) {
+    async handle(request, conn, ctx) {
       // Host routes skip the translation entirely.
       if (!auth.handles(pathOf(request.url))) return null;
-      const response = await auth.handle(translate(request, conn));
+      const response = await keepEvents(auth.handle(translate(request, conn)), ctx);
       return response === null ? null : toResponse(response);
     },
-    authenticate(request) {
-      return auth.authenticate({ authorization: authorizationValues(request.headers) });
+    authenticate(request, ctx) {
+      return keepEvents(auth.authenticate({ authorization: authorizationValues(request.headers) }), ctx);
     },
-    authenticateOptional(request) {
-      return auth.authenticateOptional({ authorization: authorizationValues(request.headers) });
+    authenticateOptional(request, ctx) {
+      return keepEvents(auth.authenticateOptional({ authorization: authorizationValues(request.headers) }), ctx);
     },
     errorResponse: (error) => toResponse(auth.errorResponse(error)),
-    changePassword: async (request, caller, setPassword, conn) =>
-      toResponse(await auth.changePassword(translate(request, conn), caller, setPassword)),
+    changePassword: async (request, caller, setPassword, conn, ctx) =>
+      toResponse(await keepEvents(auth.changePassword(translate(request, conn), caller, setPassword), ctx)),
     sessauthRequest: (request, conn) => translate(request, conn),
     toResponse,
   };

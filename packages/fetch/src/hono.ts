@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { IntegrationError, type AuthContext } from '@sessauth/core';
-import type { ConnInfo, FetchHandler } from './fetch-handler.js';
+import type { ConnInfo, FetchHandler, WaitUntil } from './fetch-handler.js';
 
 /** The Hono variables the guards set: `c.var.auth`. */
 export interface SessauthVariables<U> {
@@ -18,7 +18,7 @@ export type ConnOf = (context: Parameters<MiddlewareHandler>[0]) => ConnInfo | u
 /** Serves the endpoints under the prefix; every other request goes on to the host's routes. */
 export function honoSessauth<U>(handler: FetchHandler<U>, connOf?: ConnOf): MiddlewareHandler {
   return async (c, next) => {
-    const response = await handler.handle(c.req.raw, connOf?.(c));
+    const response = await handler.handle(c.req.raw, connOf?.(c), executionCtxOf(c));
     if (response !== null) return response;
     return next();
   };
@@ -29,7 +29,7 @@ export function honoRequireAuth<U>(handler: FetchHandler<U>): MiddlewareHandler<
   return async (c, next) => {
     let context: AuthContext<U>;
     try {
-      context = await handler.authenticate(c.req.raw);
+      context = await handler.authenticate(c.req.raw, executionCtxOf(c));
     } catch (error) {
       return handler.errorResponse(error);
     }
@@ -43,7 +43,7 @@ export function honoOptionalAuth<U>(handler: FetchHandler<U>): MiddlewareHandler
   return async (c, next) => {
     let context: AuthContext<U> | null;
     try {
-      context = await handler.authenticateOptional(c.req.raw);
+      context = await handler.authenticateOptional(c.req.raw, executionCtxOf(c));
     } catch (error) {
       return handler.errorResponse(error);
     }
@@ -57,4 +57,13 @@ export function getAuth<U>(_handler: FetchHandler<U>, c: { get(key: 'auth'): unk
   const context = c.get('auth') as AuthContext<U> | null | undefined;
   if (context === undefined || context === null) throw new IntegrationError('getAuth: this route is not behind honoRequireAuth(handler)');
   return context;
+}
+
+/** Hono's `c.executionCtx` on Workers; its getter throws where the runtime has none (Node, Bun, Deno). */
+function executionCtxOf(c: Parameters<MiddlewareHandler>[0]): WaitUntil | undefined {
+  try {
+    return c.executionCtx;
+  } catch {
+    return undefined;
+  }
 }

@@ -3,4 +3,5 @@ export {
   type ConnInfo,
   type FetchHandler,
   type FetchHandlerOptions,
+  type WaitUntil,
 } from './fetch-handler.js';

@@ -4,22 +4,28 @@ type Fields = Record<string, string | number | boolean | null>;
 
 /** Keeps every line the engine logs, to prove none carries a token, password or IP. */
 export class CapturingLogger implements Logger {
-  readonly lines: string[] = [];
+  private readonly own: string[] = [];
+  /** Reads the lines of an engine in another runtime, at the moment they are asked for. */
+  remoteLines: (() => readonly string[]) | undefined;
+
+  get lines(): readonly string[] {
+    return this.remoteLines?.() ?? this.own;
+  }
 
   warn(event: string, fields?: Fields): void {
-    this.lines.push(JSON.stringify({ level: 'warn', event, ...fields }));
+    this.own.push(JSON.stringify({ level: 'warn', event, ...fields }));
   }
 
   error(event: string, fields?: Fields): void {
-    this.lines.push(JSON.stringify({ level: 'error', event, ...fields }));
+    this.own.push(JSON.stringify({ level: 'error', event, ...fields }));
   }
 
   info(event: string, fields?: Fields): void {
-    this.lines.push(JSON.stringify({ level: 'info', event, ...fields }));
+    this.own.push(JSON.stringify({ level: 'info', event, ...fields }));
   }
 
   debug(event: string, fields?: Fields): void {
-    this.lines.push(JSON.stringify({ level: 'debug', event, ...fields }));
+    this.own.push(JSON.stringify({ level: 'debug', event, ...fields }));
   }
 
   /** The events logged at `level`. */

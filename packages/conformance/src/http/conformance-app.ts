@@ -4,7 +4,6 @@ import {
   type GeolocationProvider,
   type PasswordHasher,
   type RateLimitStore,
-  type Sessauth,
   type SessauthOptions,
   type SessionStore,
   type TokenResponseBody,
@@ -12,7 +11,7 @@ import {
 } from '@sessauth/core';
 import { argon2PasswordHasher } from '@sessauth/core/argon2';
 import { CapturingLogger } from './capturing-logger.js';
-import type { AppUnderTest, ConformanceUser, MountApp } from './conformance-types.js';
+import type { AppUnderTest, ConformanceUser, MountApp, RemoteAppSetup, StartRemoteApp, TestAppAuth } from './conformance-types.js';
 import { makeUserTable, setPasswordIn, userPortOver, type UserName, type UserTable } from './conformance-users.js';
 import { HttpClient, field, type HttpResult } from './http-client.js';
 import { TestClock } from './test-clock.js';
@@ -20,7 +19,9 @@ import { claimsOf, type ForgeSettings } from './token-forge.js';
 
 /** What one conformance cell shares across its tests. */
 export interface CellParts {
-  readonly mountApp: MountApp;
+  /** Either the app runs here (`mountApp`), or its engine runs in another runtime (`startRemoteApp`). */
+  readonly mountApp: MountApp | undefined;
+  readonly startRemoteApp: StartRemoteApp | undefined;
   readonly store: SessionStore;
   readonly rateLimitStore: RateLimitStore | undefined;
 }
@@ -57,7 +58,7 @@ export interface LoginOptions {
 
 /** One app under test with its users, clock, logs and helpers. Closed after each test. */
 export interface TestApp {
-  readonly auth: Sessauth<ConformanceUser>;
+  readonly auth: TestAppAuth;
   readonly baseUrl: string;
   readonly prefix: string;
   readonly clock: TestClock;
@@ -93,19 +94,11 @@ export async function startTestApp(parts: CellParts, overrides: Partial<Sessauth
   const users = extras.users ?? (await makeUserTable());
   const clock = new TestClock();
   const logger = new CapturingLogger();
-  const userPort = extras.wrapUsers === undefined ? userPortOver(users) : extras.wrapUsers(userPortOver(users));
   const rateLimitStore = extras.rateLimitStore ?? parts.rateLimitStore;
-  const auth = await createSessauth<ConformanceUser>({
-    options,
-    store: extras.wrapStore === undefined ? parts.store : extras.wrapStore(parts.store),
-    users: userPort,
-    authenticator: createPasswordAuthenticator({ users: userPort, hasher: extras.hasher ?? argon2PasswordHasher }),
-    clock,
-    logger,
-    ...(rateLimitStore === undefined ? {} : { rateLimitStore }),
-    ...(extras.geolocation === undefined ? {} : { geolocation: extras.geolocation }),
-  });
-  const mounted: AppUnderTest = await parts.mountApp(auth, { setPassword: setPasswordIn });
+  const { auth, mounted } =
+    parts.startRemoteApp === undefined
+      ? await startHere(parts, { options, users, clock, logger, extras, rateLimitStore })
+      : await startRemote(parts.startRemoteApp, { options, users, clock, logger, extras, store: parts.store });
   const secrets = new Set<string>([
     users.passwords.alice,
     users.passwords.bob,
@@ -160,4 +153,38 @@ export async function startTestApp(parts: CellParts, overrides: Partial<Sessauth
     at,
     close: () => mounted.close(),
   };
+}
+
+interface HereSetup {
+  readonly options: SessauthOptions;
+  readonly users: UserTable;
+  readonly clock: TestClock;
+  readonly logger: CapturingLogger;
+  readonly extras: TestAppExtras;
+  readonly rateLimitStore: RateLimitStore | undefined;
+}
+
+/** The engine built in this process and mounted by the adapter under test. */
+async function startHere(parts: CellParts, setup: HereSetup): Promise<{ auth: TestAppAuth; mounted: AppUnderTest }> {
+  const { options, users, clock, logger, extras, rateLimitStore } = setup;
+  if (parts.mountApp === undefined) throw new Error('a cell needs mountApp or startRemoteApp');
+  const userPort = extras.wrapUsers === undefined ? userPortOver(users) : extras.wrapUsers(userPortOver(users));
+  const auth = await createSessauth<ConformanceUser>({
+    options,
+    store: extras.wrapStore === undefined ? parts.store : extras.wrapStore(parts.store),
+    users: userPort,
+    authenticator: createPasswordAuthenticator({ users: userPort, hasher: extras.hasher ?? argon2PasswordHasher }),
+    clock,
+    logger,
+    ...(rateLimitStore === undefined ? {} : { rateLimitStore }),
+    ...(extras.geolocation === undefined ? {} : { geolocation: extras.geolocation }),
+  });
+  const mounted: AppUnderTest = await parts.mountApp(auth, { setPassword: setPasswordIn });
+  return { auth, mounted };
+}
+
+/** The engine built and served by another runtime. */
+async function startRemote(start: StartRemoteApp, setup: RemoteAppSetup): Promise<{ auth: TestAppAuth; mounted: AppUnderTest }> {
+  const remote = await start(setup);
+  return { auth: remote.auth, mounted: remote };
 }

@@ -1,5 +1,9 @@
-import type { RateLimitStore, Sessauth, SessionStore, SetPassword } from '@sessauth/core';
+import type { RateLimitStore, Sessauth, SessauthOptions, SessionStore, SetPassword } from '@sessauth/core';
 import type { AdapterSkipEntry } from './adapter-test-ids.js';
+import type { CapturingLogger } from './capturing-logger.js';
+import type { TestAppExtras } from './conformance-app.js';
+import type { UserTable } from './conformance-users.js';
+import type { TestClock } from './test-clock.js';
 
 /** The host's user in the conformance app; tests flip `active` and `stamp` in place. */
 export interface ConformanceUser {
@@ -42,11 +46,39 @@ export type StoreFactory = () => Promise<{ store: SessionStore; close(): Promise
 /** Opens a shared rate-limit store; without one each test app gets the core's in-memory counters. */
 export type RateLimitStoreFactory = () => Promise<{ store: RateLimitStore; close(): Promise<void> }>;
 
-export interface AdapterConformanceInput {
-  mountApp: MountApp;
-  makeStore: StoreFactory;
-  makeRateLimitStore?: RateLimitStoreFactory;
+/** The part of the engine the suites reach into besides HTTP. */
+export type TestAppAuth = Pick<Sessauth<ConformanceUser>, 'options' | 'on' | 'invalidateAllForUser' | 'purgeExpired'>;
+
+/** What one test asks of an engine that runs in another process (Bun, Deno, workerd). */
+export interface RemoteAppSetup {
+  readonly options: SessauthOptions;
+  /** The host's users: the remote engine reads them back from this process, so tests flip them in place. */
+  readonly users: UserTable;
+  /** The test's clock: every `advance` reaches the remote engine before the next request. */
+  readonly clock: TestClock;
+  /** Every line the remote engine logs, delivered before the answer of the request that logged it. */
+  readonly logger: CapturingLogger;
+  readonly extras: TestAppExtras;
+  /** The cell's store as this process sees it (for `extras.wrapStore`). */
+  readonly store: SessionStore;
 }
+
+/** An engine built and served by another runtime, with the handles the suites use. */
+export interface RemoteApp extends AppUnderTest {
+  readonly auth: TestAppAuth;
+}
+
+/**
+ * Builds an engine with the test's settings inside another runtime and serves it there on
+ * 127.0.0.1 with the routes `MountApp` describes; the engine's clock, users, logs, events and
+ * (when a test wraps them) store, limiter and geolocation stay reachable from this process.
+ */
+export type StartRemoteApp = (setup: RemoteAppSetup) => Promise<RemoteApp>;
+
+/** A cell whose app runs in this process (`mountApp`) or in another runtime (`startRemoteApp`). */
+export type AdapterConformanceInput =
+  | { mountApp: MountApp; startRemoteApp?: undefined; makeStore: StoreFactory; makeRateLimitStore?: RateLimitStoreFactory }
+  | { startRemoteApp: StartRemoteApp; mountApp?: undefined; makeStore: StoreFactory; makeRateLimitStore?: undefined };
 
 export interface AdapterConformanceOptions {
   /**

@@ -13,6 +13,7 @@ import { changePasswordRoute } from '../endpoints/change-password.js';
 import { authenticateBearer } from '../endpoints/bearer-guard.js';
 import { sessionApi } from './session-api.js';
 import { createStampDigest } from '../sessions/security-stamp.js';
+import { checkPasswordHasher } from '../password/hasher-policy.js';
 import type { Sessauth, SessauthConfig } from './sessauth.js';
 import type { AdminCapability, Engine } from '../endpoints/engine.js';
 import { IntegrationError } from '../errors/sessauth-error.js';
@@ -49,6 +50,7 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     stampDigest: await createStampDigest(options.securityStampKey),
   };
   await checkStoreSchemas({ session: config.store, rateLimit: config.rateLimitStore }, logger);
+  checkPasswordHasher(config.authenticator.passwordHasher, logger, config.allowWeakPasswordHasher === true);
   return {
     options,
     handle: (request) => handleRequest(engine, request),
@@ -62,6 +64,7 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     rateLimit: (key, rate) => rateLimit(engine, key, rate),
     on: (name, handler) => engine.events.on(name, handler),
     purgeExpired: () => engine.store.purgeExpired(clock.now()),
+    eventsSettled: () => engine.events.settled(),
   };
 }
 

@@ -20,6 +20,11 @@ export interface SessauthConfig<U> {
   users: UserPort<U>;
   /** How `POST /auth/login/` turns a body into a user (see `createPasswordAuthenticator`). */
   authenticator: Authenticator<U>;
+  /**
+   * Start even though the login's password hasher costs less than OWASP's minimum (a warning
+   * instead of an `IntegrationError`). For tests and migrations only. @default false
+   */
+  allowWeakPasswordHasher?: boolean;
   /** Shared counters for throttling. @default an in-memory store (one process only). */
   rateLimitStore?: RateLimitStore;
   /** Off unless given. */
@@ -83,6 +88,12 @@ export interface Sessauth<U> extends SessionApi {
   on<E extends SessauthEventName>(name: E, handler: SessauthEventHandler<E>): () => void;
   /** Delete revoked and naturally expired sessions. */
   purgeExpired(): Promise<number>;
+  /**
+   * Resolves when every event handler run so far has finished. Event handlers run after the
+   * response; a Workers runtime stops a request's work at its response, so hand this to
+   * `ctx.waitUntil` there (the fetch adapter does when given `ctx`).
+   */
+  eventsSettled(): Promise<void>;
 }
 
 export type { AuthContext, AuthenticateInput };

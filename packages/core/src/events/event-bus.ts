@@ -22,6 +22,9 @@ class EventDeadline extends Error {
  */
 export class EventBus {
   private readonly handlers = new Map<SessauthEventName, Set<SessauthEventHandler<never>>>();
+  // Dispatches scheduled or running: a Workers runtime ends a request's work at its response
+  // unless it is handed to ctx.waitUntil, so `settled()` gives the adapter something to hand over.
+  private readonly pending = new Set<Promise<void>>();
 
   constructor(
     private readonly logger: Logger,
@@ -45,7 +48,14 @@ export class EventBus {
   /** Schedules `build` (then every handler of `name`) after the current request's work. */
   emit<E extends SessauthEventName>(name: E, build: () => SessauthEventMap[E] | Promise<SessauthEventMap[E]>): void {
     if (!this.listens(name)) return;
-    setTimeout(() => void this.dispatch(name, build), 0);
+    const done = new Promise<void>((resolve) => setTimeout(() => resolve(this.dispatch(name, build)), 0));
+    this.pending.add(done);
+    void done.finally(() => this.pending.delete(done));
+  }
+
+  /** Resolves when every event emitted so far has been handled (handlers never reject it). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all(this.pending);
   }
 
   private async dispatch<E extends SessauthEventName>(name: E, build: () => SessauthEventMap[E] | Promise<SessauthEventMap[E]>): Promise<void> {

@@ -1,9 +1,11 @@
 import { hash, verify, type Algorithm, type Options } from '@node-rs/argon2';
 import { consoleLogger, type Logger } from '../log/logger.js';
+import { meetsOwaspArgon2id, overCeiling, type Argon2CostCeiling } from './argon2-cost.js';
 import { availableCpus, limitConcurrency } from './concurrency-limit.js';
 import type { PasswordHasher } from './password-hasher.js';
 
-export type { PasswordHasher } from './password-hasher.js';
+export type { PasswordHasher, PasswordHasherDescription } from './password-hasher.js';
+export type { Argon2CostCeiling } from './argon2-cost.js';
 
 // `Algorithm` is an ambient const enum, which isolatedModules cannot read; 2 is Argon2id.
 const ARGON2ID = 2 as Algorithm;
@@ -15,16 +17,6 @@ export const ARGON2_OPTIONS: Readonly<Options> = {
   timeCost: 2,
   parallelism: 1,
 };
-
-/** The most a stored hash may ask of a verification: beyond it the hash is refused unverified. */
-export interface Argon2CostCeiling {
-  /** KiB. @default 262144 (256 MiB) */
-  readonly memoryCost?: number;
-  /** Passes. @default 16 */
-  readonly timeCost?: number;
-  /** Lanes. @default 8 */
-  readonly parallelism?: number;
-}
 
 export interface Argon2HasherOptions {
   /** Parameters of new hashes. @default ARGON2_OPTIONS */
@@ -52,9 +44,6 @@ export interface Argon2HasherOptions {
   readonly maxQueueWaitMs?: number;
 }
 
-// The cost parameters of a PHC string: $argon2id$v=19$m=19456,t=2,p=1$salt$hash
-const PHC_COSTS = /^\$argon2(?:id|i|d)\$(?:v=\d+\$)?m=(\d{1,10}),t=(\d{1,10}),p=(\d{1,10})\$/;
-
 /**
  * Argon2id with @node-rs/argon2. Verification reads the parameters from the stored
  * hash, so hashes made with older parameters keep working, up to a ceiling: a stored
@@ -64,7 +53,6 @@ const PHC_COSTS = /^\$argon2(?:id|i|d)\$(?:v=\d+\$)?m=(\d{1,10}),t=(\d{1,10}),p=
  */
 export function createArgon2PasswordHasher(options: Argon2HasherOptions = {}): PasswordHasher {
   const hashOptions = options.hashOptions ?? ARGON2_OPTIONS;
-  const ceiling = { memoryCost: 262_144, timeCost: 16, parallelism: 8, ...options.ceiling };
   const logger = options.logger ?? consoleLogger;
   const places = options.maxConcurrent ?? availableCpus();
   const inTurn = limitConcurrency(places, {
@@ -74,18 +62,16 @@ export function createArgon2PasswordHasher(options: Argon2HasherOptions = {}): P
   return {
     hash: (password) => inTurn(() => hash(password, hashOptions)),
     async verify(storedHash, password, checkOptions = {}) {
-      const costs = PHC_COSTS.exec(storedHash);
-      if (costs !== null) {
-        const [memoryCost, timeCost, parallelism] = costs.slice(1).map(Number) as [number, number, number];
-        if (memoryCost > ceiling.memoryCost || timeCost > ceiling.timeCost || parallelism > ceiling.parallelism) {
-          logger.warn('password_hash_over_cost_ceiling', { memoryCost, timeCost, parallelism });
-          return false;
-        }
-      }
-      // Refused (busy) or dropped (the client left) before it ran: an answer, passed on.
-      const checked = inTurn(() => verify(storedHash, password).catch(() => false), checkOptions);
-      // A malformed or unsupported hash is a failed login, not a server error (the catch above).
-      return checked;
+      if (overCeiling(storedHash, options.ceiling, logger)) return false;
+      // Refused (busy) or dropped (the client left) before it ran: an answer, passed on. A
+      // malformed or unsupported hash is a failed login, not a server error (the catch).
+      return inTurn(() => verify(storedHash, password).catch(() => false), checkOptions);
+    },
+    describe: () => {
+      // @node-rs/argon2's own defaults when a parameter is left out: argon2id, 19456 KiB, 2 passes, 1 lane.
+      const algorithm = ['argon2d', 'argon2i', 'argon2id'][hashOptions.algorithm ?? ARGON2ID] ?? 'argon2';
+      const cost = { memoryCost: hashOptions.memoryCost ?? 19456, timeCost: hashOptions.timeCost ?? 2, parallelism: hashOptions.parallelism ?? 1 };
+      return { algorithm, implementation: '@node-rs/argon2', cost, meetsOwaspMinimum: algorithm === 'argon2id' && meetsOwaspArgon2id(cost) };
     },
   };
 }

@@ -32,7 +32,7 @@ export function createPasswordAuthenticator<U>(input: PasswordAuthenticatorInput
     return dummyHash;
   };
 
-  return async (body, { options, signal, accountAttempt }) => {
+  const authenticate: Authenticator<U> = async (body, { options, signal, accountAttempt }) => {
     const { username, password } = body;
     if (typeof username !== 'string' || typeof password !== 'string') {
       throw new SessauthError('invalid_request');
@@ -55,6 +55,7 @@ export function createPasswordAuthenticator<U>(input: PasswordAuthenticatorInput
     }
     return found.user;
   };
+  return Object.assign(authenticate, { passwordHasher: hasher });
 }
 
 function randomPassword(): string {

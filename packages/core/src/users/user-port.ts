@@ -1,4 +1,5 @@
 import type { ResolvedOptions } from '../options/options.js';
+import type { PasswordHasher } from '../password/password-hasher.js';
 
 /**
  * What the host application implements so the core can find its users.
@@ -47,4 +48,7 @@ export interface AuthenticatorContext {
  * A login flow. It receives the parsed JSON body of `POST /auth/login/` and returns
  * the user, or throws `SessauthError('invalid_credentials')`.
  */
-export type Authenticator<U> = (body: Readonly<Record<string, unknown>>, context: AuthenticatorContext) => Promise<U>;
+export type Authenticator<U> = ((body: Readonly<Record<string, unknown>>, context: AuthenticatorContext) => Promise<U>) & {
+  /** The hasher behind a password login (set by `createPasswordAuthenticator`), checked by `createSessauth`. */
+  readonly passwordHasher?: PasswordHasher;
+};

@@ -1,0 +1,67 @@
+import { argon2id, argon2Verify, setWASMModules } from 'argon2-wasm-edge';
+import { consoleLogger, type Logger } from '../log/logger.js';
+import { meetsOwaspArgon2id, OWASP_ARGON2ID, overCeiling, type Argon2Cost, type Argon2CostCeiling } from './argon2-cost.js';
+import type { PasswordHasher } from './password-hasher.js';
+
+export type { PasswordHasher, PasswordHasherDescription } from './password-hasher.js';
+export type { Argon2Cost, Argon2CostCeiling } from './argon2-cost.js';
+
+/** The two compiled modules of argon2-wasm-edge (`wasm/argon2.wasm`, `wasm/blake2b.wasm`). */
+export interface Argon2WasmModules {
+  readonly argon2: WebAssembly.Module;
+  readonly blake2b: WebAssembly.Module;
+}
+
+export interface WasmArgon2HasherOptions {
+  /**
+   * The compiled modules, where the runtime refuses to compile WebAssembly from bytes (workerd:
+   * the worker imports the default exports of `argon2-wasm-edge/wasm/argon2.wasm` and `.../blake2b.wasm`,
+   * which Wrangler hands over compiled). Elsewhere (Deno, Bun, Node) leave it out: the package compiles its own.
+   */
+  readonly modules?: Argon2WasmModules;
+  /** Parameters of new hashes. @default OWASP's baseline: 19456 KiB, 2 passes, 1 lane */
+  readonly hashOptions?: Partial<Argon2Cost>;
+  readonly ceiling?: Argon2CostCeiling;
+  /** Where a refused hash is reported (never with the hash or the password). @default consoleLogger */
+  readonly logger?: Logger;
+}
+
+/**
+ * Argon2id in WebAssembly (argon2-wasm-edge, MIT, hash-wasm's edge build), for runtimes
+ * where the native `@sessauth/core/argon2` does not load. The same PHC strings: a hash made
+ * by either verifies on the other. It runs on the calling thread (several times the native
+ * time, see bench/results/hashers.md); the stored hash's own parameters are read back, up to the ceiling.
+ */
+export function createWasmArgon2PasswordHasher(options: WasmArgon2HasherOptions = {}): PasswordHasher {
+  const cost: Argon2Cost = { ...OWASP_ARGON2ID, ...options.hashOptions };
+  const logger = options.logger ?? consoleLogger;
+  const { modules } = options;
+  let ready: Promise<void> | undefined;
+  // Handed over on first use, not at import: module scope runs at a worker's start-up.
+  const prepared = (): Promise<void> =>
+    (ready ??= modules === undefined ? Promise.resolve() : setWASMModules({ argon2WASM: modules.argon2, blake2bWASM: modules.blake2b }));
+  return {
+    async hash(password) {
+      await prepared();
+      const salt = crypto.getRandomValues(new Uint8Array(16));
+      const { memoryCost: memorySize, timeCost: iterations, parallelism } = cost;
+      return argon2id({ password, salt, memorySize, iterations, parallelism, hashLength: 32, outputType: 'encoded' });
+    },
+    async verify(storedHash, password) {
+      if (overCeiling(storedHash, options.ceiling, logger)) return false;
+      await prepared();
+      try {
+        return await argon2Verify({ password, hash: storedHash });
+      } catch {
+        // A malformed or unsupported hash is a failed login, not a server error.
+        return false;
+      }
+    },
+    describe: () => ({
+      algorithm: 'argon2id',
+      implementation: 'wasm (argon2-wasm-edge)',
+      cost: { ...cost },
+      meetsOwaspMinimum: meetsOwaspArgon2id(cost),
+    }),
+  };
+}
