@@ -1,0 +1,28 @@
+import { describeRateLimitConformance, describeStoreConformance } from '@sessauth/conformance';
+import { DrizzleRateLimitStore, DrizzleSessionStore } from '../src/index.js';
+import { ALL_TARGETS } from './support/test-databases.js';
+
+// The whole store contract (the 50-way rotation race x20 included), with a second app server
+// over the same tables, and the rate-limit contract, on every engine, each run on tables
+// created from drizzle-kit's own migration SQL for this package's schema.
+for (const target of ALL_TARGETS) {
+  describeStoreConformance(`drizzle ${target.label}`, async () => {
+    const database = await target.open();
+    if (database === null) return null;
+    const { tables } = database;
+    return {
+      store: new DrizzleSessionStore(database.db, { tables }),
+      openSecondInstance: async () => {
+        const other = await database.connect();
+        return { store: new DrizzleSessionStore(other.db, { tables }), close: other.close };
+      },
+      close: database.close,
+    };
+  });
+
+  describeRateLimitConformance(`drizzle ${target.label}`, async () => {
+    const database = await target.open();
+    if (database === null) return null;
+    return { store: new DrizzleRateLimitStore(database.db, { tables: database.tables }), close: database.close };
+  });
+}
