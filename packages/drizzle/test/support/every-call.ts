@@ -22,13 +22,19 @@ export function everyCall(store: Required<SessionStore>): Array<[string, () => P
   ];
 }
 
-/** Each call rejects with StoreUnavailableError whose message names the operation (verify: or a StoreSchemaError). */
+/** Each call (all at once) rejects with StoreUnavailableError whose message names the operation (verify: or a StoreSchemaError). */
 export async function expectEveryCallUnavailable(store: Required<SessionStore>): Promise<void> {
-  for (const [name, call] of everyCall(store)) {
-    const error = await call().then(
-      () => null,
-      (e: unknown) => e,
-    );
+  const calls = everyCall(store);
+  const errors = await Promise.all(
+    calls.map(([, call]) =>
+      call().then(
+        () => null,
+        (e: unknown) => e,
+      ),
+    ),
+  );
+  for (const [index, [name]] of calls.entries()) {
+    const error = errors[index];
     expect(error, name).toBeInstanceOf(StoreUnavailableError);
     if (error instanceof StoreSchemaError) expect(name).toBe('verify');
     else expect((error as Error).message, name).toMatch(new RegExp(`^@sessauth/drizzle: ${name} (failed|timed out)`));

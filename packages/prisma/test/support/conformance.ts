@@ -1,11 +1,14 @@
 import { describeRateLimitConformance, describeStoreConformance } from '@sessauth/conformance';
-import { PrismaRateLimitStore, PrismaSessionStore } from '../src/index.js';
-import { ALL_TARGETS } from './support/test-databases.js';
+import { PrismaRateLimitStore, PrismaSessionStore } from '../../src/index.js';
+import type { TestTarget } from './test-databases.js';
 
-// The whole store contract (the 50-way rotation race x20 included), with a second app server
-// (its own client and pool) over the same tables, and the rate-limit contract, on every
-// provider through its driver adapter, each run on tables made by this package's migration.
-for (const target of ALL_TARGETS) {
+/**
+ * The whole store contract (the 50-way rotation race x20 included), with a second app server
+ * (its own client and pool) over the same tables, and the rate-limit contract, on one provider
+ * through its driver adapter, on tables made by this package's migration. One test file per
+ * provider, so vitest runs them side by side.
+ */
+export function describeConformance(target: TestTarget): void {
   describeStoreConformance(`prisma ${target.label}`, async () => {
     const database = await target.open();
     if (database === null) return null;

@@ -1,11 +1,14 @@
 import { describeRateLimitConformance, describeStoreConformance } from '@sessauth/conformance';
-import { DrizzleRateLimitStore, DrizzleSessionStore } from '../src/index.js';
-import { ALL_TARGETS } from './support/test-databases.js';
+import { DrizzleRateLimitStore, DrizzleSessionStore } from '../../src/index.js';
+import type { TestTarget } from './test-databases.js';
 
-// The whole store contract (the 50-way rotation race x20 included), with a second app server
-// over the same tables, and the rate-limit contract, on every engine, each run on tables
-// created from drizzle-kit's own migration SQL for this package's schema.
-for (const target of ALL_TARGETS) {
+/**
+ * The whole store contract (the 50-way rotation race x20 included), with a second app server
+ * over the same tables, and the rate-limit contract, on one engine, on tables created from
+ * drizzle-kit's own migration SQL for this package's schema. One test file per engine, so vitest
+ * runs them side by side.
+ */
+export function describeConformance(target: TestTarget): void {
   describeStoreConformance(`drizzle ${target.label}`, async () => {
     const database = await target.open();
     if (database === null) return null;
