@@ -14,6 +14,7 @@ import type { DrizzleDatabase, SessauthTables } from '../../src/index.js';
 import { sessauthMysqlTables } from '../../src/mysql/schema.js';
 import { sessauthPgTables } from '../../src/pg/schema.js';
 import { sessauthSqliteTables } from '../../src/sqlite/schema.js';
+import type { RowQuery } from './describe-schema.js';
 import { type Dialect, drizzleKitDdl } from './drizzle-kit-ddl.js';
 
 export const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -33,6 +34,10 @@ export interface TestDatabase extends Connection {
   connect(): Promise<Connection>;
   /** Runs one SQL statement on the database (to break or inspect the schema). */
   execute(statement: string): Promise<void>;
+  /** Runs one query outside drizzle and hands back its rows. */
+  rows: RowQuery;
+  /** The database as a `@sessauth/kysely` URL (`sqlite:<file>` for SQLite). */
+  readonly url: string;
 }
 
 export interface TestTarget {
@@ -42,19 +47,29 @@ export interface TestTarget {
   open(): Promise<TestDatabase | null>;
 }
 
-function connector(dialect: Dialect, location: string): () => Promise<Connection & { run(statement: string): Promise<void> }> {
+function connector(dialect: Dialect, location: string): () => Promise<Connection & { run(statement: string): Promise<void>; rows: RowQuery }> {
   return async () => {
     if (dialect === 'postgres') {
       // >= 10 connections, so the rotation race and the login-cap race are real races.
       const pool = new pg.Pool({ connectionString: location, max: 20, connectionTimeoutMillis: 5000 });
       pool.on('error', () => undefined);
       await pool.query('select 1');
-      return { db: drizzlePg(pool), close: () => pool.end(), run: async (statement) => void (await pool.query(statement)) };
+      return {
+        db: drizzlePg(pool),
+        close: () => pool.end(),
+        run: async (statement) => void (await pool.query(statement)),
+        rows: async (sql, parameters) => (await pool.query(sql, parameters)).rows,
+      };
     }
     if (dialect === 'mysql') {
       const pool = createPool({ uri: location, connectionLimit: 20, connectTimeout: 5000 });
       await pool.promise().query('select 1');
-      return { db: drizzleMysql(pool), close: () => pool.promise().end(), run: async (statement) => void (await pool.promise().query(statement)) };
+      return {
+        db: drizzleMysql(pool),
+        close: () => pool.promise().end(),
+        run: async (statement) => void (await pool.promise().query(statement)),
+        rows: async (sql, parameters) => (await pool.promise().query(sql, parameters))[0] as Array<Record<string, unknown>>,
+      };
     }
     const database = new Database(location);
     return {
@@ -63,6 +78,7 @@ function connector(dialect: Dialect, location: string): () => Promise<Connection
         database.close();
       },
       run: async (statement) => void database.exec(statement),
+      rows: async (sql, parameters) => database.prepare(sql).all(...(parameters ?? [])) as Array<Record<string, unknown>>,
     };
   };
 }
@@ -92,6 +108,8 @@ async function openTables(dialect: Dialect, location: string, cleanup: () => voi
       tables,
       connect,
       execute: first.run,
+      rows: first.rows,
+      url: dialect === 'sqlite' ? `sqlite:${location}` : location,
       async close() {
         try {
           for (const table of Object.values(tables) as Table[]) await first.run(`drop table if exists ${quote(dialect, getTableName(table))}`);
