@@ -14,6 +14,7 @@ import type { PrismaProvider } from '../../src/index.js';
 import { PrismaClient as MysqlClient } from '../.generated/mysql/client/client.js';
 import { PrismaClient as PostgresqlClient } from '../.generated/postgresql/client/client.js';
 import { PrismaClient as SqliteClient } from '../.generated/sqlite/client/client.js';
+import type { Dialect, RowQuery } from './describe-schema.js';
 
 export const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const MYSQL_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
@@ -27,25 +28,33 @@ export interface ClientHandle {
 }
 
 /**
- * This run's tables, made by the package's own migration for the provider, in a namespace of
- * their own (a PostgreSQL schema, a MariaDB database, a SQLite file): the generated client
- * names the tables as `@@map` does, so a run cannot rename them.
+ * A namespace of this run's own (a PostgreSQL schema, a MariaDB database, a SQLite file): the
+ * generated client names the tables as `@@map` does, so a run cannot rename them. Its tables are
+ * made by the package's own migration for the provider, unless the test makes them itself.
  */
 export interface TestDatabase extends ClientHandle {
   readonly provider: PrismaProvider;
+  readonly dialect: Dialect;
   /** Store options for this database (PostgreSQL: its schema). */
   readonly options: { provider: PrismaProvider; schema?: string };
   /** Another client (its own pool) over the same database: a second app server. */
   connect(): Promise<ClientHandle>;
   /** Runs SQL statements on the database, outside Prisma (to break or inspect the schema). */
   execute(sql: string): Promise<void>;
+  /** Runs one query outside Prisma and hands back its rows. */
+  rows: RowQuery;
+  /** The namespace as a `@sessauth/kysely` URL. */
+  readonly url: string;
 }
+
+/** `migration`: the package's migration made the tables; `empty`: the test makes them. */
+export type Tables = 'migration' | 'empty';
 
 export interface TestTarget {
   readonly label: string;
   readonly provider: PrismaProvider;
   /** null (and a loud line) when the server is unreachable, unless CI requires it. */
-  open(): Promise<TestDatabase | null>;
+  open(tables?: Tables): Promise<TestDatabase | null>;
 }
 
 const migration = (folder: string) =>
@@ -53,13 +62,13 @@ const migration = (folder: string) =>
 
 const suffix = () => randomBytes(4).toString('hex');
 
-async function openPostgres(): Promise<TestDatabase> {
+async function openPostgres(tables: Tables): Promise<TestDatabase> {
   const schema = `sessauth_prisma_${suffix()}`;
   const admin = new pg.Client(POSTGRES_URL);
   await admin.connect();
-  const execute = async (sql: string) => void (await admin.query(`set search_path to ${schema}; ${sql}`));
   await admin.query(`create schema ${schema}`);
-  await execute(migration('postgresql'));
+  const execute = async (sql: string) => void (await admin.query(`set search_path to ${schema}; ${sql}`));
+  if (tables === 'migration') await execute(migration('postgresql'));
   // >= 10 connections, so the rotation race and the login-cap race are real races.
   const connect = async (): Promise<ClientHandle> => {
     const prisma = new PostgresqlClient({ adapter: new PrismaPg({ connectionString: POSTGRES_URL, max: 20 }, { schema }) });
@@ -69,9 +78,15 @@ async function openPostgres(): Promise<TestDatabase> {
   return {
     ...first,
     provider: 'postgresql',
+    dialect: 'postgres',
     options: { provider: 'postgresql', schema },
     connect,
     execute,
+    rows: async (sql, parameters) => {
+      await admin.query(`set search_path to ${schema}`);
+      return (await admin.query(sql, parameters)).rows;
+    },
+    url: `${POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
     async close() {
       await first.close();
       await admin.query(`drop schema ${schema} cascade`);
@@ -80,14 +95,15 @@ async function openPostgres(): Promise<TestDatabase> {
   };
 }
 
-async function openMysql(): Promise<TestDatabase> {
+async function openMysql(tables: Tables): Promise<TestDatabase> {
   const admin = await createConnection({ uri: MYSQL_URL, multipleStatements: true });
   const database = `sessauth_prisma_${suffix()}`;
   const [[version]] = (await admin.query('select version() as v')) as unknown as [[{ v: string }]];
   const mariadb = /mariadb/i.test(version?.v ?? '');
   await admin.query(`create database ${database}`);
-  const execute = async (sql: string) => void (await admin.query(`use ${database}; ${sql}`));
-  await execute(migration(mariadb ? 'mariadb' : 'mysql'));
+  await admin.query(`use ${database}`);
+  const execute = async (sql: string) => void (await admin.query(sql));
+  if (tables === 'migration') await execute(migration(mariadb ? 'mariadb' : 'mysql'));
   const url = new URL(MYSQL_URL);
   const connect = async (): Promise<ClientHandle> => {
     const adapter = new PrismaMariaDb({ host: url.hostname, port: Number(url.port || 3306), user: url.username, database, connectionLimit: 20 });
@@ -98,9 +114,12 @@ async function openMysql(): Promise<TestDatabase> {
   return {
     ...first,
     provider: 'mysql',
+    dialect: 'mysql',
     options: { provider: 'mysql' },
     connect,
     execute,
+    rows: async (sql, parameters) => (await admin.query(sql, parameters))[0] as Array<Record<string, unknown>>,
+    url: `mysql://${url.username}@${url.host}/${database}`,
     async close() {
       await first.close();
       await admin.query(`drop database ${database}`);
@@ -109,12 +128,12 @@ async function openMysql(): Promise<TestDatabase> {
   };
 }
 
-async function openSqlite(): Promise<TestDatabase> {
+async function openSqlite(tables: Tables): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), 'sessauth-prisma-'));
   const file = join(dir, 'sessions.db');
   const admin = new Database(file);
   admin.pragma('journal_mode = WAL');
-  admin.exec(migration('sqlite'));
+  if (tables === 'migration') admin.exec(migration('sqlite'));
   const connect = async (): Promise<ClientHandle> => {
     // No busy wait in the driver (it would block the event loop that must finish the other
     // connection's transaction): the store retries SQLITE_BUSY itself, as the README advises.
@@ -125,9 +144,12 @@ async function openSqlite(): Promise<TestDatabase> {
   return {
     ...first,
     provider: 'sqlite',
+    dialect: 'sqlite',
     options: { provider: 'sqlite' },
     connect,
     execute: async (sql) => void admin.exec(sql),
+    rows: async (sql, parameters) => admin.prepare(sql).all(...(parameters ?? [])) as Array<Record<string, unknown>>,
+    url: `sqlite:${file}`,
     async close() {
       await first.close();
       admin.close();
@@ -139,15 +161,19 @@ async function openSqlite(): Promise<TestDatabase> {
 export const postgresTarget: TestTarget = {
   label: 'PostgreSQL 127.0.0.1:5432 (adapter-pg)',
   provider: 'postgresql',
-  open: () => reachService('PostgreSQL 127.0.0.1:5432', openPostgres),
+  open: (tables = 'migration') => reachService('PostgreSQL 127.0.0.1:5432', () => openPostgres(tables)),
 };
 
 export const mysqlTarget: TestTarget = {
   label: 'MariaDB 127.0.0.1:3306 (adapter-mariadb)',
   provider: 'mysql',
-  open: () => reachService('MariaDB/MySQL 127.0.0.1:3306', openMysql),
+  open: (tables = 'migration') => reachService('MariaDB/MySQL 127.0.0.1:3306', () => openMysql(tables)),
 };
 
-export const sqliteTarget: TestTarget = { label: 'SQLite file (adapter-better-sqlite3)', provider: 'sqlite', open: openSqlite };
+export const sqliteTarget: TestTarget = {
+  label: 'SQLite file (adapter-better-sqlite3)',
+  provider: 'sqlite',
+  open: (tables = 'migration') => openSqlite(tables),
+};
 
 export const ALL_TARGETS: readonly TestTarget[] = [postgresTarget, mysqlTarget, sqliteTarget];
