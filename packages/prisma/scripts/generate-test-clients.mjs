@@ -8,7 +8,7 @@
 // loudly if anything ever runs it; a real engine, when the environment names one, wins.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,15 +48,26 @@ for (const provider of PROVIDERS) {
     .digest('hex');
   const dir = join(out, provider);
   const stamp = join(dir, 'inputs.sha256');
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest && existsSync(join(dir, 'client', 'client.ts'))) continue;
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(join(dir, 'schema'), { recursive: true });
-  writeFileSync(join(dir, 'schema', 'schema.prisma'), header(provider));
-  cpSync(join(root, 'prisma', provider, 'sessauth.prisma'), join(dir, 'schema', 'sessauth.prisma'));
-  const run = spawnSync(process.execPath, [prismaCli, 'generate', '--schema', join(dir, 'schema')], { cwd: root, env, encoding: 'utf8' });
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) continue;
+  // Generated aside and moved into place whole: another process (a second vitest project)
+  // may generate at the same moment, and a reader never sees half a client.
+  const scratch = `${dir}.${process.pid}`;
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(join(scratch, 'schema'), { recursive: true });
+  writeFileSync(join(scratch, 'schema', 'schema.prisma'), header(provider));
+  cpSync(join(root, 'prisma', provider, 'sessauth.prisma'), join(scratch, 'schema', 'sessauth.prisma'));
+  const run = spawnSync(process.execPath, [prismaCli, 'generate', '--schema', join(scratch, 'schema')], { cwd: root, env, encoding: 'utf8' });
   if (run.status !== 0) {
+    rmSync(scratch, { recursive: true, force: true });
     console.error(run.stdout, run.stderr);
     throw new Error(`prisma generate failed for ${provider} (exit ${run.status})`);
   }
-  writeFileSync(stamp, digest);
+  writeFileSync(join(scratch, 'inputs.sha256'), digest);
+  rmSync(dir, { recursive: true, force: true });
+  try {
+    renameSync(scratch, dir);
+  } catch {
+    // The other process moved its client in first: the same inputs, so the same client.
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }

@@ -71,7 +71,9 @@ function connector(dialect: Dialect, location: string): () => Promise<Connection
         rows: async (sql, parameters) => (await pool.promise().query(sql, parameters))[0] as Array<Record<string, unknown>>,
       };
     }
-    const database = new Database(location);
+    // As the README advises: WAL, and no busy wait in the driver (the store retries SQLITE_BUSY).
+    const database = new Database(location, { timeout: 0 });
+    database.pragma('journal_mode = WAL');
     return {
       db: drizzleSqlite(database),
       close: async () => {
