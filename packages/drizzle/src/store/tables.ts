@@ -30,6 +30,3 @@ export interface RateLimitColumns {
 }
 
 export type RateLimitTable = Table & RateLimitColumns;
-
-/** The MySQL/MariaDB per-user lock table. */
-export type UserLockTable = Table & { readonly userId: Column };

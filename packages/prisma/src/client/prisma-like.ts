@@ -2,7 +2,7 @@
  * The part of a generated Prisma Client the stores call, typed by structure: the client is
  * generated in the host's project from its schema, to which the host added the models of
  * `prisma/<provider>/sessauth.prisma`. Any client generated with those models (Prisma 7,
- * `prisma-client` or `prisma-client-js` generator, with or without `$extends`) fits.
+ * `prisma-client` or `prisma-client-js` generator) fits.
  */
 
 /** `SessauthSession` as Prisma returns it: BIGINT instants come back as bigint. */
