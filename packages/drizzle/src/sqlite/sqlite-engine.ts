@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
 import { activeOf, notRevoked, rotateMatch, swapSet, type RotateValues } from '../store/conditions.js';
 import type { QueryDb, SessionEngine } from '../store/engine.js';
@@ -32,7 +32,8 @@ export function sqliteEngine(db: SyncSqliteDatabase, tables: SessauthSqliteTable
     db: db as unknown as QueryDb,
     tables,
     sessionSchema: [t],
-    changed: async (query) => (await query.returning!({ id: t.id })).length,
+    // Counted from RETURNING (any table: the statement returns one constant per row).
+    changed: async (query) => (await query.returning!({ one: sql`1` })).length,
     swap: async (values) => swap(db, values),
 
     insertWithinCap: async (row, cap) =>
