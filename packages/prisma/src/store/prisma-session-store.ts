@@ -1,3 +1,4 @@
+import { StoreSchemaError } from '@sessauth/core';
 import type {
   AdminSessionPage,
   AdminSessionQuery,
@@ -18,7 +19,7 @@ import { rotateRefresh } from './rotate-refresh.js';
 import { isActiveRow, toRecord } from './session-row.js';
 import { activeOf, revokeAt } from './session-writes.js';
 import { type ClientContext, type ClientOptions, createClientContext } from './store-context.js';
-import { verifySchema } from './verify-schema.js';
+import { mappedElsewhere, verifySchema } from './verify-schema.js';
 
 export interface PrismaStoreOptions extends ClientOptions {
   /** The session table, when your `@@map` renamed it (the lock table is `<it>_user_lock`). @default 'sessauth_session' */
@@ -127,10 +128,18 @@ export class PrismaSessionStore implements SessionStore {
     const { client, sql, names, plain } = this.#ctx;
     return this.#guard('verify', async () => {
       const mysql = sql.provider === 'mysql';
+      // The model's own table, as its @@map names it: does it answer at all?
+      const modelAnswers = await client.sessauthSession.findUnique({ where: { id: '' } }).then(
+        () => true,
+        () => false,
+      );
       await verifySchema(client, sql.quote, [
         ['session', names.session, plain.session],
         ...(mysql ? [['userLock', names.userLock, plain.userLock] as const] : []),
-      ]);
+      ]).catch((error: unknown) => {
+        const lost = error instanceof StoreSchemaError && error.problems.some((p) => p.table === plain.session && p.missingColumns.length === 0);
+        throw lost && modelAnswers ? mappedElsewhere(error.problems, plain.session) : error;
+      });
       const wrong = await sql.nonBinaryCollation?.(client, [
         [plain.session, ['id', 'user_id', 'refresh_jti', 'security_stamp']],
         [plain.userLock, ['user_id']],

@@ -6,6 +6,12 @@ import { isMissing } from './prisma-errors.js';
 export const SCHEMA_FIX =
   "add the models of @sessauth/prisma's prisma/<provider>/sessauth.prisma to your schema and its migrations to yours (prisma migrate dev --create-only, then paste), run prisma migrate deploy and prisma generate";
 
+/** When the models answer but the raw statements find no table: the models map to other tables. */
+export function mappedElsewhere(problems: readonly StoreSchemaProblem[], table: string): StoreSchemaError {
+  const fix = `the models answer, so their @@map names another table than "${table}": give the stores that name (tableName), and on PostgreSQL the schema it is in (schema)`;
+  return new StoreSchemaError(problems, fix);
+}
+
 /** One table to check: its role, its name in a raw statement (quoted, maybe qualified), its plain name. */
 export type TableCheck = readonly [role: TableRole, raw: string, name: string];
 
