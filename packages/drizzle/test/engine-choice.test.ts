@@ -22,6 +22,15 @@ afterAll(async () => {
 });
 
 describe('the store picks the engine of the database it is given', () => {
+  it("takes a database typed with the app's own schema (the compiler checks it), and each dialect's default tables", () => {
+    const stores = [
+      new DrizzleSessionStore(drizzlePg(pool, { schema: { ...sessauthPgTables(), other: sessauthPgTables({ tableName: 'x' }).session } })),
+      new DrizzleSessionStore(drizzleMysql(mysqlPool, { schema: { ...sessauthMysqlTables() }, mode: 'default' })),
+      new DrizzleRateLimitStore(drizzleSqlite(sqlite, { schema: { ...sessauthSqliteTables() } })),
+    ];
+    expect(stores).toHaveLength(3);
+  });
+
   it('refuses tables of another dialect (their SQL would be wrong), for both stores', () => {
     const cases: Array<[DrizzleDatabase, SessauthTables]> = [
       [drizzlePg(pool), sessauthSqliteTables()],
