@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 const adapter = process.argv[2] ?? 'express';
 const dir = fileURLToPath(new URL(`../examples/${adapter}/`, import.meta.url));
 if (!/^[a-z]+$/.test(adapter) || adapter === 'shared' || !existsSync(`${dir}src/server.ts`)) {
-  console.error(`Unknown example "${adapter}". Try: express, fastify, koa, fetch`);
+  console.error(`Unknown example "${adapter}". Try: express, fastify, koa, fetch, drizzle, prisma`);
   process.exit(2);
 }
 // The demo page at GET / loads the built browser client: build it once if a fresh clone lacks it.
@@ -19,6 +19,11 @@ if (!existsSync(`${clientDir}dist/index.js`)) {
     console.error('Could not build @sessauth/client (packages/client); the demo page needs it.');
     process.exit(1);
   }
+}
+// An example with a setup step of its own (the Prisma one generates its client) runs it first.
+if (existsSync(`${dir}scripts/prepare.mjs`)) {
+  const prepare = spawnSync(process.execPath, ['scripts/prepare.mjs'], { cwd: dir, stdio: 'inherit', env: process.env });
+  if (prepare.status !== 0) process.exit(prepare.status ?? 1);
 }
 const tsx = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
 const child = spawn(process.execPath, [tsx, '--conditions=@sessauth/source', 'src/server.ts'], { cwd: dir, stdio: 'inherit' });

@@ -30,7 +30,7 @@ export type { PublicSession, TokenResponseBody, CsrfResponseBody, ErrorResponseB
 // Users, login flows, passwords
 export type { UserPort, Authenticator, AuthenticatorContext } from './users/user-port.js';
 export type { SetPassword } from './endpoints/change-password.js';
-export type { PasswordHasher, PasswordHasherDescription, PasswordCheckOptions } from './password/password-hasher.js';
+export type { PasswordHasher, PasswordHasherDescription, PasswordCheckOptions } from './users/password-hasher.js';
 export { createPasswordAuthenticator } from './password/password-authenticator.js';
 
 // Geolocation (the offline provider is on `@sessauth/core/mmdb`)

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SessauthError } from '../src/errors/sessauth-error.js';
 import { argon2PasswordHasher } from '../src/password/argon2.js';
 import { createPasswordAuthenticator } from '../src/password/password-authenticator.js';
-import type { PasswordHasher } from '../src/password/password-hasher.js';
+import type { PasswordHasher } from '../src/users/password-hasher.js';
 import { resolveOptions } from '../src/options/resolve-options.js';
 import type { UserPort } from '../src/users/user-port.js';
 

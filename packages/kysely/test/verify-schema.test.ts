@@ -43,7 +43,7 @@ async function schemaErrorOf(promise: Promise<unknown>): Promise<StoreSchemaErro
 const FIX = 'run migrateToLatest() with the same table names or `npx sessauth-kysely migrate --table';
 
 for (const target of ALL_TARGETS) {
-  describe(`verify() on ${target.label}`, () => {
+  describe(`checkSchema() on ${target.label}`, () => {
     let database: TestDatabase | null = null;
     const created: string[] = [];
     beforeAll(async () => {
@@ -79,8 +79,8 @@ for (const target of ALL_TARGETS) {
       const { db, tableName, rateLimitTableName } = ready();
       const session = new KyselySessionStore(db, { tableName });
       const rateLimit = new KyselyRateLimitStore(db, { tableName: rateLimitTableName });
-      await expect(session.verify()).resolves.toBeUndefined();
-      await expect(rateLimit.verify()).resolves.toBeUndefined();
+      await expect(session.checkSchema()).resolves.toBeUndefined();
+      await expect(rateLimit.checkSchema()).resolves.toBeUndefined();
       const logger = recordingLogger();
       await start(session, rateLimit, logger);
       expect(logger.warnings).toEqual([]);
@@ -99,14 +99,14 @@ for (const target of ALL_TARGETS) {
       expect(error.message).toContain(`${FIX} ${tableName}`);
       expect(error.code).toBe('service_unavailable');
       // The rate-limit store alone names its own migration.
-      expect((await schemaErrorOf(rateLimit.verify())).problems.map((p) => p.migration)).toEqual(['0002-create-rate-limit']);
+      expect((await schemaErrorOf(rateLimit.checkSchema())).problems.map((p) => p.migration)).toEqual(['0002-create-rate-limit']);
     });
 
     it('the session table present but the rate-limit table missing: rejects naming 0002-create-rate-limit', async (test) => {
       if (database === null) return test.skip('its server is unreachable (named in the skip line above)');
       const { rateLimitTableName, session, rateLimit } = await freshTables(true);
       await sql`drop table ${sql.table(rateLimitTableName)}`.execute(ready().db);
-      await expect(session.verify()).resolves.toBeUndefined();
+      await expect(session.checkSchema()).resolves.toBeUndefined();
       const error = await schemaErrorOf(start(session, rateLimit));
       expect(error.problems).toEqual([{ table: rateLimitTableName, missingColumns: [], migration: '0002-create-rate-limit' }]);
       expect(error.message).toContain(`--rate-limit-table ${rateLimitTableName}`);
@@ -117,13 +117,13 @@ for (const target of ALL_TARGETS) {
       const { tableName, rateLimitTableName, session, rateLimit } = await freshTables(true);
       const { db } = ready();
       for (const column of ['location', 'browser']) await sql`alter table ${sql.table(tableName)} drop column ${sql.ref(column)}`.execute(db);
-      const error = await schemaErrorOf(session.verify());
+      const error = await schemaErrorOf(session.checkSchema());
       // In the order the migrations list them, not the order they were dropped.
       expect(error.problems).toEqual([{ table: tableName, missingColumns: ['browser', 'location'], migration: '0001-create-session' }]);
       expect(error.message).toContain(`table "${tableName}" lacks columns browser, location (migration 0001-create-session)`);
 
       await sql`alter table ${sql.table(rateLimitTableName)} drop column ${sql.ref('count')}`.execute(db);
-      const limiterError = await schemaErrorOf(rateLimit.verify());
+      const limiterError = await schemaErrorOf(rateLimit.checkSchema());
       expect(limiterError.problems).toEqual([{ table: rateLimitTableName, missingColumns: ['count'], migration: '0002-create-rate-limit' }]);
     });
   });

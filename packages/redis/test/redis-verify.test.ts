@@ -37,8 +37,8 @@ describe('verify(): Redis has no schema; the check is that the server answers an
     const keyPrefix = randomPrefix();
     const store = new RedisSessionStore({ client, keyPrefix });
     const limiter = new RedisRateLimitStore({ client, keyPrefix });
-    await expect(store.verify()).resolves.toBeUndefined();
-    await expect(limiter.verify()).resolves.toBeUndefined();
+    await expect(store.checkSchema()).resolves.toBeUndefined();
+    await expect(limiter.checkSchema()).resolves.toBeUndefined();
     const logger = recordingLogger();
     await start(store, limiter, logger);
     expect(logger.warnings).toEqual([]);

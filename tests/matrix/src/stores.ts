@@ -7,6 +7,7 @@ import { MemorySessionStore } from '@sessauth/core';
 import { createKyselyStore, migrateToLatest, openKyselyFromUrl } from '@sessauth/kysely';
 import { RedisSessionStore, createRedisClient } from '@sessauth/redis';
 import { CompiledQuery, sql } from 'kysely';
+import { drizzleStore, prismaStore } from './orm-stores.js';
 
 const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MYSQL_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
@@ -80,4 +81,18 @@ export const STORES: Readonly<Record<string, () => StoreFactory>> = {
   postgres: () => service('PostgreSQL 127.0.0.1:5432', sqlStore(POSTGRES_URL)),
   mysql: () => service('MariaDB/MySQL 127.0.0.1:3306', sqlStore(MYSQL_URL)),
   redis: () => service('Redis 127.0.0.1:6379', redisStore()),
+};
+
+/**
+ * The ORM stores, served by one adapter (the Fetch handler's row) only: what a cell proves of a
+ * store does not depend on the adapter in front of it, and six more cells per adapter would
+ * cost the matrix minutes.
+ */
+export const ONE_ADAPTER_STORES: Readonly<Record<string, () => StoreFactory>> = {
+  'drizzle-sqlite': () => drizzleStore('sqlite', ''),
+  'drizzle-postgres': () => service('PostgreSQL 127.0.0.1:5432', drizzleStore('postgres', POSTGRES_URL)),
+  'drizzle-mysql': () => service('MariaDB/MySQL 127.0.0.1:3306', drizzleStore('mysql', MYSQL_URL)),
+  'prisma-sqlite': () => prismaStore('sqlite', ''),
+  'prisma-postgres': () => service('PostgreSQL 127.0.0.1:5432', prismaStore('postgresql', POSTGRES_URL)),
+  'prisma-mysql': () => service('MariaDB/MySQL 127.0.0.1:3306', prismaStore('mysql', MYSQL_URL)),
 };

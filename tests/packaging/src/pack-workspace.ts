@@ -6,7 +6,20 @@ import { mapLimit, runCommand, type CommandResult } from './run-command.js';
 export const WORKSPACE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Every package a user can install, by directory under packages/. */
-export const PUBLIC_PACKAGES = ['core', 'node-http', 'express', 'fastify', 'koa', 'fetch', 'kysely', 'redis', 'conformance', 'client'] as const;
+export const PUBLIC_PACKAGES = [
+  'core',
+  'node-http',
+  'express',
+  'fastify',
+  'koa',
+  'fetch',
+  'kysely',
+  'redis',
+  'drizzle',
+  'prisma',
+  'conformance',
+  'client',
+] as const;
 export type PublicPackage = (typeof PUBLIC_PACKAGES)[number];
 
 /** The tarball of each public package, by directory name. */

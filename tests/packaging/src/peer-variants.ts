@@ -31,6 +31,12 @@ export function peerRanges(manifests: readonly PackedManifest[]): Map<string, st
 }
 
 /**
+ * What a user of a peer installs beside it, at the peer's own version: Prisma's CLI (which
+ * generates the client) and the PostgreSQL driver adapter go with `@prisma/client`.
+ */
+const COMPANIONS: Readonly<Record<string, readonly string[]>> = { '@prisma/client': ['prisma', '@prisma/adapter-pg'] };
+
+/**
  * `newest`: what `npm install <name>` gives a user today (`*`: the newest version whose
  * `engines` accept this Node, as npm picks). `lowest`: the floor of every peer range,
  * read from the packed manifests so a raised floor is tested the day it is raised.
@@ -41,10 +47,12 @@ export function peerVariants(manifests: readonly PackedManifest[]): readonly Pee
   const newest: Record<string, string> = { '@hono/node-server': '*', '@types/express': '*', '@types/koa': '*' };
   const lowest: Record<string, string> = { ...HELPERS_LOWEST };
   for (const [name, range] of ranges) {
-    newest[name] = '*';
     const floor = semver.minVersion(range);
     if (floor === null) throw new Error(`${name}: no lowest version in ${range}`);
-    lowest[name] = floor.version;
+    for (const installed of [name, ...(COMPANIONS[name] ?? [])]) {
+      newest[installed] = '*';
+      lowest[installed] = floor.version;
+    }
   }
   // Types follow the framework's major: @types/express 4 for Express 4.
   for (const [types, framework] of [

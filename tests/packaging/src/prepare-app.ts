@@ -1,5 +1,6 @@
 import { writeConsumer, writeKitTest, writeServers, type ModuleSystem } from './app-files.js';
 import { installApp, tarballDependencies } from './install-app.js';
+import { generatePrismaClient } from './prisma-client.js';
 import type { PackedWorkspace } from './pack-workspace.js';
 import { startApp, type Leg, type RunningApp } from './start-app.js';
 
@@ -12,8 +13,9 @@ export interface PreparedApp {
 
 /**
  * One variant's app, ready to be called: every server-side package installed from its
- * tarball onto the variant's base, the ESM and the CommonJS process started (each
- * serving every leg), the consumer file and the kit's test written beside them.
+ * tarball onto the variant's base, its Prisma Client generated (when a leg uses Prisma), the
+ * ESM and the CommonJS process started (each serving every leg), the consumer file and the
+ * kit's test written beside them.
  */
 export async function prepareApp(
   cacheRoot: string,
@@ -24,6 +26,7 @@ export async function prepareApp(
 ): Promise<PreparedApp> {
   const { client: _browserOnly, ...serverSide } = packed;
   await installApp(cacheRoot, await base, dir, { dependencies: tarballDependencies(serverSide) });
+  if (Object.values(legs).some((system) => system.some((leg) => leg.store === 'prisma-postgres'))) await generatePrismaClient(dir);
   writeServers(dir);
   writeConsumer(dir);
   writeKitTest(dir);

@@ -4,7 +4,7 @@ import { entryFile, type ModuleSystem } from './app-files.js';
 import { childEnv } from './run-command.js';
 
 export type Framework = 'express' | 'hono' | 'fastify' | 'koa';
-export type StoreKind = 'memory' | 'sqlite' | 'postgres' | 'mysql' | 'redis';
+export type StoreKind = 'memory' | 'sqlite' | 'postgres' | 'mysql' | 'redis' | 'drizzle-sqlite' | 'drizzle-postgres' | 'prisma-postgres';
 
 /** One server inside an app process. */
 export interface Leg {
@@ -12,10 +12,12 @@ export interface Leg {
   readonly framework: Framework;
   readonly store: StoreKind;
   readonly hasher: 'argon2' | 'scrypt';
-  /** `sqlite:<file>`, a postgres:// or mysql:// URL (Kysely stores), a redis:// URL. */
+  /** `sqlite:<file>`, a postgres:// or mysql:// URL (Kysely, Drizzle, Prisma stores), a redis:// URL. */
   readonly url?: string;
   readonly tableName?: string;
   readonly keyPrefix?: string;
+  /** PostgreSQL: the schema of the leg's own tables. */
+  readonly schema?: string;
 }
 
 export interface RunningApp {

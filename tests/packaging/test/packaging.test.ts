@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appLegs, sqliteFile } from '../src/app-legs.js';
+import { appLegs } from '../src/app-legs.js';
 import { TYPE_SETUPS, writeConsumer } from '../src/app-files.js';
 import { installBase } from '../src/base-install.js';
 import { expectPackedManifest } from '../src/expect-manifest.js';
@@ -119,9 +119,9 @@ describe.skipIf(registry === null)('the packages as a user installs them', () =>
           expect(trip.refresh.body?.refresh_token).not.toBe(trip.login.body?.refresh_token);
           expect(trip.me).toMatchObject({ status: 200, body: { user: { id: 'user-alice', username: 'alice' } } });
           expect(trip.replay).toMatchObject({ status: 401, body: { error_code: 'token_reuse_detected' } });
-          if (leg.store !== 'sqlite') return;
+          if (!leg.url?.startsWith('sqlite:')) return;
           // The store's StoreUnavailableError must be the engine's own class: one core, so 503, not 500.
-          dropSessionTable(sqliteFile(app.dir, system, leg.framework));
+          dropSessionTable(leg.url.slice('sqlite:'.length));
           expect(await login(baseUrl)).toMatchObject({ status: 503, body: { error_code: 'service_unavailable' } });
         });
       }

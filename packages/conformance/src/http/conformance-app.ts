@@ -1,17 +1,16 @@
 import {
   createPasswordAuthenticator,
   createSessauth,
-  type GeolocationProvider,
-  type PasswordHasher,
   type RateLimitStore,
   type SessauthOptions,
   type SessionStore,
   type TokenResponseBody,
-  type UserPort,
 } from '@sessauth/core';
 import { argon2PasswordHasher } from '@sessauth/core/argon2';
 import { CapturingLogger } from './capturing-logger.js';
-import type { AppUnderTest, ConformanceUser, MountApp, RemoteAppSetup, StartRemoteApp, TestAppAuth } from './conformance-types.js';
+import type { AppUnderTest, ConformanceUser, MountApp, RemoteAppSetup, StartRemoteApp, TestAppAuth, TestAppExtras } from './conformance-types.js';
+
+export type { TestAppExtras } from './conformance-types.js';
 import { makeUserTable, setPasswordIn, userPortOver, type UserName, type UserTable } from './conformance-users.js';
 import { HttpClient, field, type HttpResult } from './http-client.js';
 import { TestClock } from './test-clock.js';
@@ -24,20 +23,6 @@ export interface CellParts {
   readonly startRemoteApp: StartRemoteApp | undefined;
   readonly store: SessionStore;
   readonly rateLimitStore: RateLimitStore | undefined;
-}
-
-/** Per-test parts that replace the cell's defaults (fault injection, geolocation). */
-export interface TestAppExtras {
-  /** Wraps the cell's store, e.g. to make it fail. */
-  readonly wrapStore?: (store: SessionStore) => SessionStore;
-  readonly rateLimitStore?: RateLimitStore;
-  readonly geolocation?: GeolocationProvider;
-  /** Another app's users (same ids and stamps), e.g. a restart of that app on the same store. */
-  readonly users?: UserTable;
-  /** The password hasher of the login (real argon2id by default), e.g. one with a short waiting line. */
-  readonly hasher?: PasswordHasher;
-  /** Wraps the users port, e.g. a lookup that folds spellings together as a SQL collation does. */
-  readonly wrapUsers?: (users: UserPort<ConformanceUser>) => UserPort<ConformanceUser>;
 }
 
 /** A session just created by a login. */

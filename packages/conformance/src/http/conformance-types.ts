@@ -1,18 +1,19 @@
-import type { RateLimitStore, Sessauth, SessauthOptions, SessionStore, SetPassword } from '@sessauth/core';
+import type {
+  GeolocationProvider,
+  PasswordHasher,
+  RateLimitStore,
+  Sessauth,
+  SessauthOptions,
+  SessionStore,
+  SetPassword,
+  UserPort,
+} from '@sessauth/core';
 import type { AdapterSkipEntry } from './adapter-test-ids.js';
 import type { CapturingLogger } from './capturing-logger.js';
-import type { TestAppExtras } from './conformance-app.js';
-import type { UserTable } from './conformance-users.js';
+import type { ConformanceUser, UserTable } from './conformance-users.js';
 import type { TestClock } from './test-clock.js';
 
-/** The host's user in the conformance app; tests flip `active` and `stamp` in place. */
-export interface ConformanceUser {
-  id: string;
-  username: string;
-  passwordHash: string;
-  stamp: string;
-  active: boolean;
-}
+export type { ConformanceUser } from './conformance-users.js';
 
 /** One running app: where it listens, and how to stop it. */
 export interface AppUnderTest {
@@ -93,4 +94,18 @@ export interface AdapterConformanceOptions {
    * default; one cell of a matrix is enough.
    */
   checkOpenApi?: boolean;
+}
+
+/** Per-test parts that replace the cell's defaults (fault injection, geolocation). */
+export interface TestAppExtras {
+  /** Wraps the cell's store, e.g. to make it fail. */
+  readonly wrapStore?: (store: SessionStore) => SessionStore;
+  readonly rateLimitStore?: RateLimitStore;
+  readonly geolocation?: GeolocationProvider;
+  /** Another app's users (same ids and stamps), e.g. a restart of that app on the same store. */
+  readonly users?: UserTable;
+  /** The password hasher of the login (real argon2id by default), e.g. one with a short waiting line. */
+  readonly hasher?: PasswordHasher;
+  /** Wraps the users port, e.g. a lookup that folds spellings together as a SQL collation does. */
+  readonly wrapUsers?: (users: UserPort<ConformanceUser>) => UserPort<ConformanceUser>;
 }

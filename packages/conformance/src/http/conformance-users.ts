@@ -1,6 +1,14 @@
 import type { UserPort } from '@sessauth/core';
 import { argon2PasswordHasher } from '@sessauth/core/argon2';
-import type { ConformanceUser } from './conformance-types.js';
+
+/** The host's user in the conformance app; tests flip `active` and `stamp` in place. */
+export interface ConformanceUser {
+  id: string;
+  username: string;
+  passwordHash: string;
+  stamp: string;
+  active: boolean;
+}
 
 export type UserName = 'alice' | 'bob';
 

@@ -1,9 +1,9 @@
 import { argon2id, argon2Verify, setWASMModules } from 'argon2-wasm-edge';
 import { consoleLogger, type Logger } from '../log/logger.js';
 import { meetsOwaspArgon2id, OWASP_ARGON2ID, overCeiling, type Argon2Cost, type Argon2CostCeiling } from './argon2-cost.js';
-import type { PasswordHasher } from './password-hasher.js';
+import type { PasswordHasher } from '../users/password-hasher.js';
 
-export type { PasswordHasher, PasswordHasherDescription } from './password-hasher.js';
+export type { PasswordHasher, PasswordHasherDescription } from '../users/password-hasher.js';
 export type { Argon2Cost, Argon2CostCeiling } from './argon2-cost.js';
 
 /** The two compiled modules of argon2-wasm-edge (`wasm/argon2.wasm`, `wasm/blake2b.wasm`). */

@@ -2,9 +2,9 @@ import { hash, verify, type Algorithm, type Options } from '@node-rs/argon2';
 import { consoleLogger, type Logger } from '../log/logger.js';
 import { meetsOwaspArgon2id, overCeiling, type Argon2CostCeiling } from './argon2-cost.js';
 import { availableCpus, limitConcurrency } from './concurrency-limit.js';
-import type { PasswordHasher } from './password-hasher.js';
+import type { PasswordHasher } from '../users/password-hasher.js';
 
-export type { PasswordHasher, PasswordHasherDescription } from './password-hasher.js';
+export type { PasswordHasher, PasswordHasherDescription } from '../users/password-hasher.js';
 export type { Argon2CostCeiling } from './argon2-cost.js';
 
 // `Algorithm` is an ambient const enum, which isolatedModules cannot read; 2 is Argon2id.

@@ -1,6 +1,6 @@
 import { IntegrationError } from '../errors/sessauth-error.js';
 import type { Logger } from '../log/logger.js';
-import type { PasswordHasher } from './password-hasher.js';
+import type { PasswordHasher } from '../users/password-hasher.js';
 
 /**
  * Says at start-up which password hasher the login uses (`password_hasher`, info) and refuses

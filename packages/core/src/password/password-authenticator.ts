@@ -1,6 +1,6 @@
 import { SessauthError } from '../errors/sessauth-error.js';
 import type { Authenticator, UserPort } from '../users/user-port.js';
-import type { PasswordHasher } from './password-hasher.js';
+import type { PasswordHasher } from '../users/password-hasher.js';
 import { hasUnstorableChar } from '../text/unsafe-text.js';
 
 export interface PasswordAuthenticatorInput<U> {

@@ -1,5 +1,5 @@
 import type { ResolvedOptions } from '../options/options.js';
-import type { PasswordHasher } from '../password/password-hasher.js';
+import type { PasswordHasher } from './password-hasher.js';
 
 /**
  * What the host application implements so the core can find its users.

@@ -5,7 +5,7 @@ import type { SessauthRequest, SessauthResponse } from '../../src/http/sessauth-
 import type { Logger } from '../../src/log/logger.js';
 import type { SessauthOptions } from '../../src/options/options.js';
 import { createPasswordAuthenticator } from '../../src/password/password-authenticator.js';
-import type { PasswordHasher } from '../../src/password/password-hasher.js';
+import type { PasswordHasher } from '../../src/users/password-hasher.js';
 import type { Sessauth } from '../../src/engine/sessauth.js';
 import { MemorySessionStore } from '../../src/store/memory-store.js';
 import type { SessionStore } from '../../src/store/store-port.js';

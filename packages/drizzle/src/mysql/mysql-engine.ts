@@ -1,0 +1,106 @@
+import { eq, getTableName, sql, type Table } from 'drizzle-orm';
+import type { MySqlDatabase, MySqlQueryResultHKT, PreparedQueryHKTBase } from 'drizzle-orm/mysql-core';
+import { asyncTransactions } from '../store/async-engine.js';
+import { rotateMatch, swapSet, type RotateValues } from '../store/conditions.js';
+import type { QueryDb, SessionEngine } from '../store/engine.js';
+import { afterSwap, type SwapResult } from '../store/rotate-outcome.js';
+import { toRecord, type SessionRow } from '../store/session-row.js';
+import { counterUpdate } from '../store/upsert-counter.js';
+import type { SessauthMysqlTables } from './schema.js';
+
+/** Any drizzle MySQL database (mysql2); its schema does not matter here. */
+export type AnyMysqlDatabase = MySqlDatabase<MySqlQueryResultHKT, PreparedQueryHKTBase, Record<string, unknown>>;
+
+/** Rows an UPDATE or DELETE changed: mysql2 answers `[ResultSetHeader, fields]`. */
+function affectedRows(result: unknown): number {
+  const header = (Array.isArray(result) ? result[0] : result) as { affectedRows?: unknown } | undefined;
+  return Number(header?.affectedRows ?? 0);
+}
+
+// READ COMMITTED: locking reads take no gap locks, so logins of different users never block
+// or deadlock each other on index gaps.
+const READ_COMMITTED = { isolationLevel: 'read committed' } as const;
+
+/** MySQL and MariaDB: no RETURNING (a swap re-reads its row), row locks, a lock row per user. */
+export function mysqlEngine(db: AnyMysqlDatabase, tables: SessauthMysqlTables): SessionEngine {
+  const { session: t, userLock, rateLimit } = tables;
+  const swap = async (executor: AnyMysqlDatabase, values: RotateValues): Promise<SwapResult> => {
+    if (affectedRows(await executor.update(t).set(swapSet(values)).where(rotateMatch(t, values))) !== 1) return 'no_swap';
+    const [row] = await executor.select().from(t).where(eq(t.id, values.id));
+    return row === undefined ? null : afterSwap(toRecord(row as SessionRow), values);
+  };
+  return {
+    name: 'mysql',
+    db: db as unknown as QueryDb,
+    tables,
+    sessionSchema: [t, userLock],
+    // mysql2 counts the rows whose value changed; the stores account for it where it matters (rename).
+    changed: async (query) => affectedRows(await query),
+    swap: (values) => swap(db, values),
+    ...asyncTransactions<AnyMysqlDatabase>({
+      session: t,
+      transaction: (work) => db.transaction(work, READ_COMMITTED),
+      builders: (tx) => tx as unknown as QueryDb,
+      // No transaction-scoped advisory lock in MySQL (GET_LOCK is per connection and would leak
+      // into the pool on an error): the upsert takes an exclusive lock on the user's row, also
+      // for a first login, held until COMMIT. The same row @sessauth/kysely locks.
+      lockUser: async (tx, userId) => {
+        await tx
+          .insert(userLock)
+          .values({ userId })
+          .onDuplicateKeyUpdate({ set: { userId: sql`${userLock.userId}` } });
+      },
+      readForUpdate: async (tx, id) => (await tx.select().from(t).where(eq(t.id, id)).for('update'))[0] as SessionRow | undefined,
+      swap,
+    }),
+    // No RETURNING on upserts: the upsert locks the row and the SELECT in the same transaction
+    // reads what it wrote. MySQL runs the assignments left to right (the table's column order:
+    // count, then reset_at), so the count is decided before reset_at changes.
+    hitCounter: (key, nowMs, windowMs) =>
+      db.transaction(async (tx) => {
+        const resetAtMs = nowMs + windowMs;
+        await tx
+          .insert(rateLimit)
+          .values({ counterKey: key, count: 1, resetAt: resetAtMs })
+          .onDuplicateKeyUpdate({ set: counterUpdate(rateLimit, nowMs, resetAtMs) });
+        const [row] = await tx.select({ count: rateLimit.count, resetAt: rateLimit.resetAt }).from(rateLimit).where(eq(rateLimit.counterKey, key));
+        if (row === undefined) throw new Error('counter upsert left no row');
+        return { count: Number(row.count), resetAtMs: Number(row.resetAt) };
+      }, READ_COMMITTED),
+    nonBinaryCollation: (which) =>
+      nonBinaryCollation(
+        db,
+        which === 'session'
+          ? [
+              [t, ['id', 'user_id', 'refresh_jti', 'security_stamp']],
+              [userLock, ['user_id']],
+            ]
+          : [[rateLimit, ['counter_key']]],
+      ),
+  };
+}
+
+/**
+ * The first text column of these that does not compare byte for byte (its collation is not a
+ * `_bin` one), with its table, or null. Tables made outside drizzle-kit (by hand,
+ * by an older tool) may carry the database's default, case-insensitive collation: then
+ * "ABC" would find the session of "abc".
+ */
+async function nonBinaryCollation(
+  db: AnyMysqlDatabase,
+  checks: ReadonlyArray<readonly [Table, readonly string[]]>,
+): Promise<{ table: string; column: string } | null> {
+  for (const [table, columns] of checks) {
+    const [rows] = (await db.execute(
+      sql`select column_name as name, collation_name as collation from information_schema.columns
+        where table_schema = database() and table_name = ${getTableName(table)} and column_name in (${sql.join(
+          columns.map((column) => sql`${column}`),
+          sql`, `,
+        )})`,
+    )) as unknown as [Array<{ name: string; collation: string | null }>];
+    const wrong = rows.find((row) => row.collation === null || !row.collation.endsWith('_bin'));
+    if (wrong !== undefined)
+      return { table: getTableName(table), column: `${getTableName(table)}.${wrong.name} (${wrong.collation ?? 'no collation'})` };
+  }
+  return null;
+}

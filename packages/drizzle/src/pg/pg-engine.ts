@@ -1,0 +1,44 @@
+import { eq, getTableName, sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { asyncTransactions } from '../store/async-engine.js';
+import { rotateMatch, swapSet, type RotateValues } from '../store/conditions.js';
+import type { QueryDb, SessionEngine } from '../store/engine.js';
+import type { SwapResult } from '../store/rotate-outcome.js';
+import { toRecord, type SessionRow } from '../store/session-row.js';
+import { type UpsertReturningDb, upsertCounterReturning } from '../store/upsert-counter.js';
+import type { SessauthPgTables } from './schema.js';
+
+/** Any drizzle PostgreSQL database (node-postgres, postgres.js, PGlite, ...); its schema does not matter here. */
+export type AnyPgDatabase = PgDatabase<PgQueryResultHKT, Record<string, unknown>>;
+
+/** PostgreSQL: UPDATE ... RETURNING, row locks, a transaction-scoped advisory lock per user. */
+export function postgresEngine(db: AnyPgDatabase, tables: SessauthPgTables): SessionEngine {
+  const t = tables.session;
+  const swap = async (executor: AnyPgDatabase, values: RotateValues): Promise<SwapResult> => {
+    const [row] = await executor.update(t).set(swapSet(values)).where(rotateMatch(t, values)).returning();
+    return row === undefined ? 'no_swap' : toRecord(row as SessionRow);
+  };
+  return {
+    name: 'postgres',
+    db: db as unknown as QueryDb,
+    tables,
+    sessionSchema: [t],
+    // Counted from RETURNING: the drivers disagree on where an UPDATE's row count is.
+    changed: async (query) => (await query.returning!({ one: sql`1` })).length,
+    swap: (values) => swap(db, values),
+    ...asyncTransactions<AnyPgDatabase>({
+      session: t,
+      // READ COMMITTED (the default): each statement sees the latest committed rows.
+      transaction: (work) => db.transaction(work),
+      builders: (tx) => tx as unknown as QueryDb,
+      // A transaction-scoped advisory lock: released by COMMIT/ROLLBACK, no table, no dead
+      // tuples. The key is the one @sessauth/kysely takes, so the two stores exclude each other.
+      lockUser: async (tx, userId) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${getTableName(t)}:${userId}`}, 0))`);
+      },
+      readForUpdate: async (tx, id) => (await tx.select().from(t).where(eq(t.id, id)).for('update'))[0] as SessionRow | undefined,
+      swap,
+    }),
+    hitCounter: (key, nowMs, windowMs) => upsertCounterReturning(db as unknown as UpsertReturningDb, tables.rateLimit, key, nowMs, windowMs),
+  };
+}

@@ -1,0 +1,70 @@
+// @sessauth/drizzle/pg: the sessauth tables as drizzle pg-core tables. Re-export them from
+// your schema (`export * from '@sessauth/drizzle/pg'`) and drizzle-kit adds them to your
+// migrations. The layout is the one `@sessauth/kysely` migrates, column for column and index
+// for index, so a database can move between the two stores.
+import { bigint, customType, index, integer, pgTable, text, varchar } from 'drizzle-orm/pg-core';
+import { type SessauthTableOptions, tableNames } from '../schema/table-names.js';
+
+export { DEFAULT_RATE_LIMIT_TABLE, DEFAULT_SESSION_TABLE, type SessauthTableOptions } from '../schema/table-names.js';
+
+/**
+ * The session id in byte order ("C"): keyset pages and tie-breaks order ids alike on every
+ * engine, whatever the database's collation. drizzle has no column collation, so the type
+ * carries it (drizzle-kit writes it into the migration as is).
+ */
+const byteOrderId = customType<{ data: string; driverData: string }>({ dataType: () => 'varchar(128) collate "C"' });
+
+/** A UTC instant as BIGINT epoch milliseconds, read back as a JS number (exact below 2^53). */
+const millis = (name: string) => bigint(name, { mode: 'number' });
+
+/** Builds the tables under your own names (the defaults are exported ready-made below). */
+export function sessauthPgTables(options: SessauthTableOptions = {}) {
+  const names = tableNames(options);
+  const session = pgTable(
+    names.session,
+    {
+      id: byteOrderId('id').primaryKey(),
+      userId: varchar('user_id', { length: 255 }).notNull(),
+      refreshJti: varchar('refresh_jti', { length: 128 }).notNull(),
+      securityStamp: varchar('security_stamp', { length: 255 }).notNull(),
+      createdAt: millis('created_at').notNull(),
+      lastActivityAt: millis('last_activity_at').notNull(),
+      expiresAt: millis('expires_at').notNull(),
+      /** Set when revoked; null while the session may be active. */
+      expiredAt: millis('expired_at'),
+      ipAddress: varchar('ip_address', { length: 45 }),
+      userAgent: varchar('user_agent', { length: 512 }),
+      browser: varchar('browser', { length: 255 }),
+      /** The `Location` object as JSON text. */
+      location: text('location'),
+      /** The device name its user gave it; null until named. */
+      name: varchar('name', { length: 64 }),
+    },
+    (t) => [
+      index(names.index.userActive).on(t.userId, t.expiredAt, t.createdAt, t.id),
+      index(names.index.expiredAt).on(t.expiredAt),
+      index(names.index.expiresAt).on(t.expiresAt),
+      index(names.index.createdId).on(t.createdAt, t.id),
+    ],
+  );
+  const rateLimit = pgTable(
+    names.rateLimit,
+    {
+      /** SHA-256 (base64url) of the limiter's key: no raw IP or username at rest. */
+      counterKey: varchar('counter_key', { length: 64 }).primaryKey(),
+      count: integer('count').notNull(),
+      resetAt: millis('reset_at').notNull(),
+    },
+    (t) => [index(names.index.resetAt).on(t.resetAt)],
+  );
+  return { session, rateLimit };
+}
+
+/** The tables of one `sessauthPgTables` call: pass them to the stores when you renamed them. */
+export type SessauthPgTables = ReturnType<typeof sessauthPgTables>;
+
+const defaults = sessauthPgTables();
+/** `sessauth_session`: one row per logged-in device. */
+export const sessauthSession = defaults.session;
+/** `sessauth_rate_limit`: the fixed-window counters of the rate limiter. */
+export const sessauthRateLimit = defaults.rateLimit;

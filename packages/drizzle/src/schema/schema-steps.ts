@@ -1,0 +1,22 @@
+/**
+ * The step of the sessauth schema that brought each table and each later column, named as
+ * `@sessauth/kysely` names its migrations (one layout, one history). `verify()` names the step
+ * of whatever is missing, so a host knows which release's tables its migrations lack.
+ * A NEW COLUMN ADDS ITS LINE to COLUMN_STEPS (and its column to the three schema files).
+ */
+export const TABLE_STEPS = {
+  session: '0001-create-session',
+  userLock: '0001-create-session',
+  rateLimit: '0002-create-rate-limit',
+} as const;
+
+export type TableRole = keyof typeof TABLE_STEPS;
+
+/** Columns added after their table was created, by database name. */
+export const COLUMN_STEPS: Readonly<Record<string, string>> = {
+  name: '0003-session-name',
+};
+
+export function stepOf(role: TableRole, column: string): string {
+  return (role === 'session' ? COLUMN_STEPS[column] : undefined) ?? TABLE_STEPS[role];
+}

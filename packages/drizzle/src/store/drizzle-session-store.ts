@@ -1,0 +1,145 @@
+import type {
+  AdminSessionPage,
+  AdminSessionQuery,
+  CreateSessionInput,
+  ExpireAllOptions,
+  RotateOutcome,
+  RotateRefreshInput,
+  SessionRecord,
+  SessionStore,
+} from '@sessauth/core/store';
+import { and, desc, eq, isNull, lt, ne } from 'drizzle-orm';
+import { listSessionsForAdmin } from './admin-listing.js';
+import { StoreCollationError } from './collation-error.js';
+import { activeOf } from './conditions.js';
+import { guard } from './guard.js';
+import { purgeExpired } from './purge-expired.js';
+import { renameSession } from './rename-session.js';
+import type { DrizzleDatabase } from './resolve-engine.js';
+import { rotateRefresh } from './rotate-refresh.js';
+import { type SessionRow, toInsertRow, toRecord } from './session-row.js';
+import { createStoreContext, type DrizzleStoreOptions, type StoreContext } from './store-context.js';
+import { verifySchema } from './verify-schema.js';
+
+/**
+ * The session store over a drizzle database you own (PostgreSQL, MySQL/MariaDB, or SQLite
+ * through better-sqlite3), on the tables of this package's schema files, which you add to your
+ * drizzle schema and migrations. The store never closes the database.
+ */
+export class DrizzleSessionStore implements SessionStore {
+  readonly #ctx: StoreContext;
+
+  constructor(db: DrizzleDatabase, options: DrizzleStoreOptions = {}) {
+    this.#ctx = createStoreContext(db, options);
+  }
+
+  #guard<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    return guard(operation, this.#ctx.timeoutMs, run);
+  }
+
+  createSession(input: CreateSessionInput): Promise<SessionRecord> {
+    return this.#guard('createSession', async () =>
+      toRecord(await this.#ctx.engine.insertWithinCap(toInsertRow(input.session), input.maxActiveSessions)),
+    );
+  }
+
+  findSession(id: string): Promise<SessionRecord | null> {
+    const { engine, t } = this.#ctx;
+    return this.#guard('findSession', async () => {
+      const [row] = await engine.db.select<SessionRow>().from(t).where(eq(t.id, id));
+      return row === undefined ? null : toRecord(row);
+    });
+  }
+
+  listActiveSessions(userId: string, now: Date): Promise<SessionRecord[]> {
+    const { engine, t } = this.#ctx;
+    return this.#guard('listActiveSessions', async () => {
+      const rows = await engine.db
+        .select<SessionRow>()
+        .from(t)
+        .where(activeOf(t, userId, now.getTime()))
+        .orderBy(desc(t.createdAt), desc(t.id));
+      return rows.map(toRecord);
+    });
+  }
+
+  rotateRefresh(input: RotateRefreshInput): Promise<RotateOutcome> {
+    return this.#guard('rotateRefresh', () => rotateRefresh(this.#ctx, input));
+  }
+
+  expireSession(id: string, userId: string, now: Date): Promise<boolean> {
+    const { engine, t } = this.#ctx;
+    return this.#guard('expireSession', async () => {
+      const update = engine.db.update(t).set({ expiredAt: now.getTime() });
+      return (await engine.changed(update.where(and(eq(t.id, id), activeOf(t, userId, now.getTime()))))) > 0;
+    });
+  }
+
+  expireAllForUser(userId: string, now: Date, options: ExpireAllOptions = {}): Promise<number> {
+    const { engine, t } = this.#ctx;
+    const except = options.exceptSessionId;
+    return this.#guard('expireAllForUser', () => {
+      const active = activeOf(t, userId, now.getTime());
+      const update = engine.db.update(t).set({ expiredAt: now.getTime() });
+      return engine.changed(update.where(except === undefined ? active : and(active, ne(t.id, except))));
+    });
+  }
+
+  renameSession(id: string, userId: string, name: string, now: Date): Promise<boolean> {
+    return this.#guard('renameSession', () => renameSession(this.#ctx, id, userId, name, now));
+  }
+
+  /** Never revives a revoked row, never moves activity backwards. */
+  touchSession(id: string, now: Date): Promise<void> {
+    const { engine, t } = this.#ctx;
+    return this.#guard('touchSession', async () => {
+      const ms = now.getTime();
+      await engine.db
+        .update(t)
+        .set({ lastActivityAt: ms })
+        .where(and(eq(t.id, id), isNull(t.expiredAt), lt(t.lastActivityAt, ms)));
+    });
+  }
+
+  purgeExpired(now: Date): Promise<number> {
+    return this.#guard('purgeExpired', () => purgeExpired(this.#ctx, now));
+  }
+
+  listSessionsForAdmin(query: AdminSessionQuery): Promise<AdminSessionPage> {
+    return this.#guard('listSessionsForAdmin', () => listSessionsForAdmin(this.#ctx, query));
+  }
+
+  /**
+   * The start-up check (`createSessauth` calls it): the session table, and on MySQL/MariaDB
+   * the user-lock table, have every column, and there the compared text columns have a binary
+   * collation. Rejects with `StoreSchemaError` (or its `StoreCollationError`), or with
+   * `StoreUnavailableError` when the database cannot be asked.
+   */
+  checkSchema(): Promise<void> {
+    const { engine } = this.#ctx;
+    return this.#guard('checkSchema', async () => {
+      const [session, userLock] = engine.sessionSchema;
+      await verifySchema(
+        engine.db,
+        userLock === undefined
+          ? [['session', session!]]
+          : [
+              ['session', session!],
+              ['userLock', userLock],
+            ],
+      );
+      const wrong = await engine.nonBinaryCollation?.('session');
+      if (wrong) throw new StoreCollationError(wrong.table, wrong.column);
+    });
+  }
+
+  /** @deprecated Renamed `checkSchema` (in sessauth, `verify` means tokens). */
+  verify(): Promise<void> {
+    return this.checkSchema();
+  }
+}
+
+/** Same as `new DrizzleSessionStore(db, options)`. */
+export function createDrizzleStore(db: DrizzleDatabase, options: DrizzleStoreOptions = {}): DrizzleSessionStore {
+  return new DrizzleSessionStore(db, options);
+}

@@ -1,0 +1,32 @@
+import type { Column, Table } from 'drizzle-orm';
+
+/**
+ * The columns the stores use, by their JS keys, as every dialect's table of this package has
+ * them. Queries built from these alone (`eq`, `and`, ...) are the same SQL on all three
+ * engines; what differs lives in each engine.
+ */
+export interface SessionColumns {
+  readonly id: Column;
+  readonly userId: Column;
+  readonly refreshJti: Column;
+  readonly securityStamp: Column;
+  readonly createdAt: Column;
+  readonly lastActivityAt: Column;
+  readonly expiresAt: Column;
+  readonly expiredAt: Column;
+  readonly ipAddress: Column;
+  readonly userAgent: Column;
+  readonly browser: Column;
+  readonly location: Column;
+  readonly name: Column;
+}
+
+export type SessionTable = Table & SessionColumns;
+
+export interface RateLimitColumns {
+  readonly counterKey: Column;
+  readonly count: Column;
+  readonly resetAt: Column;
+}
+
+export type RateLimitTable = Table & RateLimitColumns;

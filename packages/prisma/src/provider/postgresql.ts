@@ -1,0 +1,37 @@
+import { counterState } from './counter-row.js';
+import type { ProviderSql } from './provider-sql.js';
+
+/** PostgreSQL through `@prisma/adapter-pg`. */
+export const postgresqlSql: ProviderSql = {
+  provider: 'postgresql',
+  updateReturning: true,
+  // READ COMMITTED, the default: each statement sees the latest committed rows.
+  quote: (identifier) => `"${identifier}"`,
+
+  // A transaction-scoped advisory lock: released by COMMIT/ROLLBACK, no table. The key is the one
+  // @sessauth/kysely takes, so the two stores exclude each other on one database. `execute`, not
+  // `query`: the function returns void, a type Prisma's result mapping does not read.
+  async lockUser(tx, names, userId) {
+    await tx.$executeRawUnsafe('select pg_advisory_xact_lock(hashtextextended($1, 0))', `${names.sessionTable}:${userId}`);
+  },
+
+  async lockSession(tx, names, id) {
+    await tx.$executeRawUnsafe(`select 1 from ${names.session} where "id" = $1 for update`, id);
+  },
+
+  // One upsert, atomic on its own; a hit after the window ended starts a new one.
+  async hitCounter(client, names, key, nowMs, windowMs) {
+    const t = names.rateLimit;
+    const rows = await client.$queryRawUnsafe<Array<{ count: unknown; reset_at: unknown }>>(
+      `insert into ${t} ("counter_key", "count", "reset_at") values ($1, 1, $2)
+       on conflict ("counter_key") do update set
+         "count" = case when ${t}."reset_at" <= $3 then 1 else ${t}."count" + 1 end,
+         "reset_at" = case when ${t}."reset_at" <= $3 then $2 else ${t}."reset_at" end
+       returning "count", "reset_at"`,
+      key,
+      BigInt(nowMs + windowMs),
+      BigInt(nowMs),
+    );
+    return counterState(rows[0]);
+  },
+};

@@ -1,0 +1,51 @@
+import type { SessauthPrismaClient, SessauthPrismaTransaction, TransactionOptions } from '../client/prisma-like.js';
+
+/** Prisma's datasource provider names the stores support. */
+export type PrismaProvider = 'postgresql' | 'mysql' | 'sqlite';
+
+/** Tables by role, as the raw statements name them (quoted, schema-qualified where asked). */
+export interface RawNames {
+  readonly session: string;
+  readonly userLock: string;
+  readonly rateLimit: string;
+  /** The session table's own name, unquoted (the advisory lock's key, as @sessauth/kysely takes it). */
+  readonly sessionTable: string;
+}
+
+/** A counter after one hit. */
+export interface CounterState {
+  readonly count: number;
+  readonly resetAtMs: number;
+}
+
+/**
+ * Everything that differs between the providers, one object each (postgresql.ts, mysql.ts,
+ * sqlite.ts), chosen once when a store is built: the stores never branch on the name. Prisma's
+ * model API covers the rest; raw SQL is kept to what it cannot say (locks, a conditional upsert).
+ */
+export interface ProviderSql {
+  readonly provider: PrismaProvider;
+  /** `UPDATE ... RETURNING` through `updateManyAndReturn` (PostgreSQL, SQLite); MySQL re-reads the row. */
+  readonly updateReturning: boolean;
+  /** The isolation of the stores' interactive transactions, where not the engine's default. */
+  readonly isolationLevel?: 'ReadCommitted';
+  quote(identifier: string): string;
+  /** Serialises the logins of one user until the transaction ends, also before the user's first row exists. */
+  lockUser(tx: SessauthPrismaTransaction, names: RawNames, userId: string): Promise<void>;
+  /** Locks one session row until the transaction ends (SQLite: nothing; its write lock covers it). */
+  lockSession(tx: SessauthPrismaTransaction, names: RawNames, id: string): Promise<void>;
+  /** One atomic hit of a fixed-window counter (a transaction of its own where the engine needs one). */
+  hitCounter(
+    client: SessauthPrismaClient,
+    names: RawNames,
+    key: string,
+    nowMs: number,
+    windowMs: number,
+    within: TransactionOptions,
+  ): Promise<CounterState>;
+  /** MySQL/MariaDB: the first compared text column without a binary collation, or null. */
+  nonBinaryCollation?(
+    client: SessauthPrismaTransaction,
+    checks: ReadonlyArray<readonly [string, readonly string[]]>,
+  ): Promise<{ table: string; column: string } | null>;
+}

@@ -1,0 +1,160 @@
+import { StoreSchemaError } from '@sessauth/core';
+import type {
+  AdminSessionPage,
+  AdminSessionQuery,
+  CreateSessionInput,
+  ExpireAllOptions,
+  RotateOutcome,
+  RotateRefreshInput,
+  SessionRecord,
+  SessionStore,
+} from '@sessauth/core/store';
+import type { SessauthPrismaClient } from '../client/prisma-like.js';
+import { listSessionsForAdmin } from './admin-listing.js';
+import { StoreCollationError } from './collation-error.js';
+import { createSession } from './create-session.js';
+import { guard } from './guard.js';
+import { purgeExpired } from './purge-expired.js';
+import { rotateRefresh } from './rotate-refresh.js';
+import { isActiveRow, toRecord } from './session-row.js';
+import { activeOf, revokeAt } from './session-writes.js';
+import { type ClientContext, type ClientOptions, createClientContext } from './store-context.js';
+import { mappedElsewhere, verifySchema } from './verify-schema.js';
+
+export interface PrismaStoreOptions extends ClientOptions {
+  /** The session table, when your `@@map` renamed it (the lock table is `<it>_user_lock`). @default 'sessauth_session' */
+  tableName?: string;
+}
+
+/**
+ * The session store over your Prisma Client (Prisma 7 with a driver adapter: PostgreSQL,
+ * MySQL/MariaDB or SQLite), on the models of this package's `sessauth.prisma`, which you add to
+ * your schema with its migration. The store never disconnects the client.
+ */
+export class PrismaSessionStore implements SessionStore {
+  readonly #ctx: ClientContext;
+
+  constructor(prisma: SessauthPrismaClient, options: PrismaStoreOptions) {
+    this.#ctx = createClientContext(
+      prisma,
+      options,
+      { session: options.tableName ?? 'sessauth_session', rateLimit: 'sessauth_rate_limit' },
+      'sessauthSession',
+    );
+  }
+
+  #guard<T>(operation: string, run: () => PromiseLike<T>): Promise<T> {
+    return guard(operation, this.#ctx.timeoutMs, async () => run());
+  }
+
+  get #sessions() {
+    return this.#ctx.client.sessauthSession;
+  }
+
+  createSession(input: CreateSessionInput): Promise<SessionRecord> {
+    return this.#guard('createSession', () => createSession(this.#ctx, input));
+  }
+
+  findSession(id: string): Promise<SessionRecord | null> {
+    return this.#guard('findSession', async () => {
+      const row = await this.#sessions.findUnique({ where: { id } });
+      return row === null ? null : toRecord(row);
+    });
+  }
+
+  listActiveSessions(userId: string, now: Date): Promise<SessionRecord[]> {
+    return this.#guard('listActiveSessions', async () => {
+      const rows = await this.#sessions.findMany({ where: activeOf(userId, now.getTime()), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+      return rows.map(toRecord);
+    });
+  }
+
+  rotateRefresh(input: RotateRefreshInput): Promise<RotateOutcome> {
+    return this.#guard('rotateRefresh', () => rotateRefresh(this.#ctx, input));
+  }
+
+  expireSession(id: string, userId: string, now: Date): Promise<boolean> {
+    return this.#guard('expireSession', async () => {
+      const { count } = await this.#sessions.updateMany({ where: { id, ...activeOf(userId, now.getTime()) }, data: revokeAt(now.getTime()) });
+      return count > 0;
+    });
+  }
+
+  expireAllForUser(userId: string, now: Date, options: ExpireAllOptions = {}): Promise<number> {
+    const except = options.exceptSessionId;
+    return this.#guard('expireAllForUser', async () => {
+      const where = { ...activeOf(userId, now.getTime()), ...(except === undefined ? {} : { id: { not: except } }) };
+      return (await this.#sessions.updateMany({ where, data: revokeAt(now.getTime()) })).count;
+    });
+  }
+
+  /**
+   * One conditional UPDATE on id, owner and liveness. No row changed means "not one of theirs,
+   * or over", except where the engine counts only rows whose value changed: renaming to the same
+   * name is then settled by a re-read.
+   */
+  renameSession(id: string, userId: string, name: string, now: Date): Promise<boolean> {
+    return this.#guard('renameSession', async () => {
+      const nowMs = now.getTime();
+      if ((await this.#sessions.updateMany({ where: { id, ...activeOf(userId, nowMs) }, data: { name } })).count > 0) return true;
+      const row = await this.#sessions.findUnique({ where: { id } });
+      return row !== null && row.userId === userId && isActiveRow(row, nowMs) && row.name === name;
+    });
+  }
+
+  /** Never revives a revoked row, never moves activity backwards. */
+  touchSession(id: string, now: Date): Promise<void> {
+    return this.#guard('touchSession', async () => {
+      const ms = now.getTime();
+      await this.#sessions.updateMany({ where: { id, expiredAt: null, lastActivityAt: { lt: ms } }, data: { lastActivityAt: ms } });
+    });
+  }
+
+  purgeExpired(now: Date): Promise<number> {
+    return this.#guard('purgeExpired', () => purgeExpired(this.#ctx, now));
+  }
+
+  listSessionsForAdmin(query: AdminSessionQuery): Promise<AdminSessionPage> {
+    return this.#guard('listSessionsForAdmin', () => listSessionsForAdmin(this.#ctx, query));
+  }
+
+  /**
+   * The start-up check (`createSessauth` calls it): the session table, and on MySQL/MariaDB the
+   * user-lock table, have every column, and there the compared text columns have a binary
+   * collation. Rejects with `StoreSchemaError` (or its `StoreCollationError`), or with
+   * `StoreUnavailableError` when the database cannot be asked.
+   */
+  checkSchema(): Promise<void> {
+    const { client, sql, names, plain } = this.#ctx;
+    return this.#guard('checkSchema', async () => {
+      const mysql = sql.provider === 'mysql';
+      // The model's own table, as its @@map names it: does it answer at all?
+      const modelAnswers = await client.sessauthSession.findUnique({ where: { id: '' } }).then(
+        () => true,
+        () => false,
+      );
+      await verifySchema(client, sql.quote, [
+        ['session', names.session, plain.session],
+        ...(mysql ? [['userLock', names.userLock, plain.userLock] as const] : []),
+      ]).catch((error: unknown) => {
+        const lost = error instanceof StoreSchemaError && error.problems.some((p) => p.table === plain.session && p.missingColumns.length === 0);
+        throw lost && modelAnswers ? mappedElsewhere(error.problems, plain.session) : error;
+      });
+      const wrong = await sql.nonBinaryCollation?.(client, [
+        [plain.session, ['id', 'user_id', 'refresh_jti', 'security_stamp']],
+        [plain.userLock, ['user_id']],
+      ]);
+      if (wrong) throw new StoreCollationError(wrong.table, wrong.column);
+    });
+  }
+
+  /** @deprecated Renamed `checkSchema` (in sessauth, `verify` means tokens). */
+  verify(): Promise<void> {
+    return this.checkSchema();
+  }
+}
+
+/** Same as `new PrismaSessionStore(prisma, options)`. */
+export function createPrismaStore(prisma: SessauthPrismaClient, options: PrismaStoreOptions): PrismaSessionStore {
+  return new PrismaSessionStore(prisma, options);
+}

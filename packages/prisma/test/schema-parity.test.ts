@@ -1,0 +1,41 @@
+import { migrateToLatest, openKyselyFromUrl } from '@sessauth/kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeTable } from './support/describe-schema.js';
+import { ALL_TARGETS, type TestDatabase } from './support/test-databases.js';
+
+// One layout, one truth: the tables this package's migration makes (prisma/<provider>/migrations)
+// are the tables @sessauth/kysely's migrations make, as the database itself reports them (column
+// types, nullability, collations, every index and its column order). Kysely migrates a second,
+// empty namespace under the same default names.
+for (const target of ALL_TARGETS) {
+  describe(`the Prisma migration's tables are the Kysely store's tables on ${target.label}`, () => {
+    let prismaSide: TestDatabase | null = null;
+    let kyselySide: TestDatabase | null = null;
+    beforeAll(async () => {
+      prismaSide = await target.open('migration');
+      kyselySide = await target.open('empty');
+      if (kyselySide === null) return;
+      const opened = await openKyselyFromUrl(kyselySide.url, { poolSize: 1 });
+      try {
+        await migrateToLatest(opened.db);
+      } finally {
+        await opened.destroy();
+      }
+    });
+    afterAll(async () => {
+      await prismaSide?.close();
+      await kyselySide?.close();
+    });
+
+    it('column for column and index for index', async (test) => {
+      if (prismaSide === null || kyselySide === null) return test.skip('server unreachable');
+      const tables = ['sessauth_session', 'sessauth_rate_limit', ...(target.provider === 'mysql' ? ['sessauth_session_user_lock'] : [])];
+      const same = (name: string) => name;
+      for (const table of tables) {
+        const ours = await describeTable(prismaSide.dialect, prismaSide.rows, table, same);
+        expect(ours.columns.length, table).toBeGreaterThan(0);
+        expect(ours, table).toEqual(await describeTable(kyselySide.dialect, kyselySide.rows, table, same));
+      }
+    });
+  });
+}

@@ -1,0 +1,42 @@
+import { StoreSchemaError, StoreUnavailableError, type SessionStore } from '@sessauth/core';
+import { newSessionFixture } from '@sessauth/conformance';
+import { expect } from 'vitest';
+
+/** Every method of the port, called with harmless arguments. */
+export function everyCall(store: Required<SessionStore>): Array<[string, () => Promise<unknown>]> {
+  const now = new Date();
+  const session = newSessionFixture();
+  const rotation = { sessionId: session.id, userId: session.userId, presentedJti: 'a', nextJti: 'b', securityStamp: 's', now };
+  return [
+    ['findSession', () => store.findSession(session.id)],
+    ['createSession', () => store.createSession({ session, maxActiveSessions: 3 })],
+    ['listActiveSessions', () => store.listActiveSessions(session.userId, now)],
+    ['rotateRefresh', () => store.rotateRefresh(rotation)],
+    ['expireSession', () => store.expireSession(session.id, session.userId, now)],
+    ['expireAllForUser', () => store.expireAllForUser(session.userId, now)],
+    ['renameSession', () => store.renameSession(session.id, session.userId, 'laptop', now)],
+    ['touchSession', () => store.touchSession(session.id, now)],
+    ['purgeExpired', () => store.purgeExpired(now)],
+    ['listSessionsForAdmin', () => store.listSessionsForAdmin({ now, limit: 10 })],
+    ['verify', () => store.checkSchema()],
+  ];
+}
+
+/** Each call (all at once) rejects with StoreUnavailableError whose message names the operation (verify: or a StoreSchemaError). */
+export async function expectEveryCallUnavailable(store: Required<SessionStore>): Promise<void> {
+  const calls = everyCall(store);
+  const errors = await Promise.all(
+    calls.map(([, call]) =>
+      call().then(
+        () => null,
+        (e: unknown) => e,
+      ),
+    ),
+  );
+  for (const [index, [name]] of calls.entries()) {
+    const error = errors[index];
+    expect(error, name).toBeInstanceOf(StoreUnavailableError);
+    if (error instanceof StoreSchemaError) expect(name).toBe('verify');
+    else expect((error as Error).message, name).toMatch(new RegExp(`^@sessauth/prisma: ${name} (failed|timed out)`));
+  }
+}

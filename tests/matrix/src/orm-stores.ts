@@ -1,0 +1,159 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaMariaDb } from '@prisma/adapter-mariadb';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { StoreFactory } from '@sessauth/conformance';
+import { type DrizzleDatabase, DrizzleSessionStore, type SessauthTables } from '@sessauth/drizzle';
+import { sessauthMysqlTables } from '@sessauth/drizzle/mysql';
+import { sessauthPgTables } from '@sessauth/drizzle/pg';
+import { sessauthSqliteTables } from '@sessauth/drizzle/sqlite';
+import { PrismaSessionStore, type PrismaProvider, type SessauthPrismaClient } from '@sessauth/prisma';
+import Database from 'better-sqlite3';
+import { getTableName, type Table } from 'drizzle-orm';
+import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
+import { drizzle as drizzleMysql } from 'drizzle-orm/mysql2';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import {
+  generateDrizzleJson,
+  generateMigration,
+  generateMySQLDrizzleJson,
+  generateMySQLMigration,
+  generateSQLiteDrizzleJson,
+  generateSQLiteMigration,
+} from 'drizzle-kit/api';
+import { createPool } from 'mysql2';
+import { createConnection } from 'mysql2/promise';
+import pg from 'pg';
+
+type Engine = 'postgres' | 'mysql' | 'sqlite';
+
+const isMariaDb = async (sql: (q: string) => Promise<unknown>) => /mariadb/i.test(JSON.stringify(await sql('select version() as v')));
+
+/** One cell's drizzle database and tables, with drizzle-kit's statements for them. */
+interface DrizzleCell {
+  readonly db: DrizzleDatabase;
+  readonly tables: SessauthTables;
+  readonly ddl: string[];
+  run(statement: string): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+async function drizzleCell(engine: Engine, url: string, names: { tableName: string; rateLimitTableName: string }): Promise<DrizzleCell> {
+  if (engine === 'postgres') {
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    pool.on('error', () => undefined);
+    const tables = sessauthPgTables(names);
+    const ddl = await generateMigration(generateDrizzleJson({}), generateDrizzleJson({ ...tables }));
+    return { db: drizzlePg(pool), tables, ddl, run: (statement) => pool.query(statement), close: () => pool.end() };
+  }
+  if (engine === 'mysql') {
+    const pool = createPool({ uri: url, connectionLimit: 10 });
+    const run = (statement: string) => pool.promise().query(statement);
+    const tables = sessauthMysqlTables({ ...names, collation: (await isMariaDb(run)) ? 'utf8mb4_nopad_bin' : 'utf8mb4_0900_bin' });
+    const ddl = await generateMySQLMigration(await generateMySQLDrizzleJson({}), await generateMySQLDrizzleJson({ ...tables }));
+    return { db: drizzleMysql(pool), tables, ddl, run, close: () => pool.promise().end() };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'sessauth-matrix-drizzle-'));
+  // As the README advises: WAL, and no busy wait in the driver (the store retries SQLITE_BUSY).
+  const database = new Database(join(dir, 'sessions.db'), { timeout: 0 });
+  database.pragma('journal_mode = WAL');
+  const tables = sessauthSqliteTables(names);
+  const ddl = await generateSQLiteMigration(await generateSQLiteDrizzleJson({}), await generateSQLiteDrizzleJson({ ...tables }));
+  const close = async () => {
+    database.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { db: drizzleSqlite(database), tables, ddl, run: async (statement) => database.exec(statement), close };
+}
+
+/** The Drizzle store on this cell's tables, made from drizzle-kit's own migration SQL for the package's schema. */
+export function drizzleStore(engine: Engine, url: string): StoreFactory {
+  return async () => {
+    const suffix = randomBytes(4).toString('hex');
+    const cell = await drizzleCell(engine, url, { tableName: `sessauth_matrix_${suffix}`, rateLimitTableName: `sessauth_matrix_${suffix}_rl` });
+    const close = async () => {
+      try {
+        if (engine !== 'sqlite')
+          for (const table of Object.values(cell.tables) as Table[]) await cell.run(`drop table if exists ${getTableName(table)}`);
+      } finally {
+        await cell.close();
+      }
+    };
+    try {
+      for (const statement of cell.ddl) await cell.run(statement);
+    } catch (error) {
+      await close();
+      throw error;
+    }
+    return { store: new DrizzleSessionStore(cell.db, { tables: cell.tables }), close };
+  };
+}
+
+const prismaPackage = dirname(createRequire(import.meta.url).resolve('@sessauth/prisma/package.json'));
+
+/**
+ * The generated clients of @sessauth/prisma's own tests (its model blocks, one per provider),
+ * generated on first use (offline: see the package's scripts/generate-test-clients.mjs).
+ */
+async function prismaClientClass(
+  provider: PrismaProvider,
+): Promise<new (options: { adapter: unknown }) => SessauthPrismaClient & { $disconnect(): Promise<void> }> {
+  execFileSync(process.execPath, [join(prismaPackage, 'scripts', 'generate-test-clients.mjs')], { stdio: 'inherit' });
+  const module = (await import(join(prismaPackage, 'test', '.generated', provider, 'client', 'client.ts'))) as { PrismaClient: never };
+  return module.PrismaClient;
+}
+
+const migration = (folder: string) =>
+  readFileSync(join(prismaPackage, 'prisma', folder, 'migrations', '0001_sessauth_init', 'migration.sql'), 'utf8');
+
+/** The Prisma store in a namespace of this cell's own (a schema, a database, a file), its tables made by the package's migration. */
+export function prismaStore(provider: PrismaProvider, url: string): StoreFactory {
+  return async () => {
+    const PrismaClient = await prismaClientClass(provider);
+    const namespace = `sessauth_matrix_${randomBytes(4).toString('hex')}`;
+    if (provider === 'postgresql') {
+      const admin = new pg.Client(url);
+      await admin.connect();
+      await admin.query(`create schema ${namespace}; set search_path to ${namespace}; ${migration('postgresql')}`);
+      const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }, { schema: namespace }) });
+      const close = async () => {
+        await prisma.$disconnect();
+        await admin.query(`drop schema ${namespace} cascade`);
+        await admin.end();
+      };
+      return { store: new PrismaSessionStore(prisma, { provider, schema: namespace }), close };
+    }
+    if (provider === 'mysql') {
+      const admin = await createConnection({ uri: url, multipleStatements: true });
+      const mariadb = await isMariaDb((q) => admin.query(q));
+      await admin.query(`create database ${namespace}; use ${namespace}; ${migration(mariadb ? 'mariadb' : 'mysql')}`);
+      const { hostname, port, username } = new URL(url);
+      const prisma = new PrismaClient({
+        adapter: new PrismaMariaDb({ host: hostname, port: Number(port || 3306), user: username, database: namespace, connectionLimit: 10 }),
+      });
+      const close = async () => {
+        await prisma.$disconnect();
+        await admin.query(`drop database ${namespace}`);
+        await admin.end();
+      };
+      return { store: new PrismaSessionStore(prisma, { provider }), close };
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'sessauth-matrix-prisma-'));
+    const file = join(dir, 'sessions.db');
+    const admin = new Database(file);
+    admin.pragma('journal_mode = WAL');
+    admin.exec(migration('sqlite'));
+    admin.close();
+    const prisma = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 0 }) });
+    const close = async () => {
+      await prisma.$disconnect();
+      rmSync(dir, { recursive: true, force: true });
+    };
+    return { store: new PrismaSessionStore(prisma, { provider }), close };
+  };
+}
