@@ -18,11 +18,11 @@ export function everyCall(store: Required<SessionStore>): Array<[string, () => P
     ['touchSession', () => store.touchSession(session.id, now)],
     ['purgeExpired', () => store.purgeExpired(now)],
     ['listSessionsForAdmin', () => store.listSessionsForAdmin({ now, limit: 10 })],
-    ['verify', () => store.checkSchema()],
+    ['checkSchema', () => store.checkSchema()],
   ];
 }
 
-/** Each call (all at once) rejects with StoreUnavailableError whose message names the operation (verify: or a StoreSchemaError). */
+/** Each call (all at once) rejects with StoreUnavailableError whose message names the operation (checkSchema: or a StoreSchemaError). */
 export async function expectEveryCallUnavailable(store: Required<SessionStore>): Promise<void> {
   const calls = everyCall(store);
   const errors = await Promise.all(
@@ -36,7 +36,7 @@ export async function expectEveryCallUnavailable(store: Required<SessionStore>):
   for (const [index, [name]] of calls.entries()) {
     const error = errors[index];
     expect(error, name).toBeInstanceOf(StoreUnavailableError);
-    if (error instanceof StoreSchemaError) expect(name).toBe('verify');
+    if (error instanceof StoreSchemaError) expect(name).toBe('checkSchema');
     else expect((error as Error).message, name).toMatch(new RegExp(`^@sessauth/prisma: ${name} (failed|timed out)`));
   }
 }
