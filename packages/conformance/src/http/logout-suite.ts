@@ -63,6 +63,52 @@ export function logoutSuite(kit: SuiteKit): void {
     expect((await app.refresh(bob.client, bob.refresh)).status).toBe(200);
   });
 
+  kit.test('logout/others', 'logout/others ends every other session of the caller, keeps the current one and its refresh', async () => {
+    const app = await kit.start();
+    const phone = await app.login('alice');
+    const laptop = await app.login('alice');
+    const tablet = await app.login('alice');
+    const bob = await app.login('bob');
+    const ended: unknown[] = [];
+    app.auth.on('revoke', (event) => {
+      ended.push(event);
+    });
+    expectEmptyOk(await laptop.client.post(app.at('/logout/others/'), { bearer: laptop.access }));
+    await expectDead(app, phone);
+    await expectDead(app, tablet);
+    await expectAlive(laptop);
+    await expectAlive(bob);
+    expect((await app.refresh(laptop.client, laptop.refresh)).status).toBe(200);
+    expect((await app.refresh(bob.client, bob.refresh)).status).toBe(200);
+    await expect.poll(() => ended).toContainEqual({ userId: app.users.alice.id, sessionId: null, count: 2, reason: 'logout_others' });
+    // Alone now: nothing else to end, still a 200, and the caller stays signed in.
+    expectEmptyOk(await laptop.client.post(app.at('/logout/others/'), { bearer: laptop.access }));
+    await expectAlive(laptop);
+  });
+
+  kit.test('logout/others-unauthenticated', 'logout/others needs a live access token, and a revoked one ends nothing', async () => {
+    const app = await kit.start();
+    const phone = await app.login('alice');
+    const laptop = await app.login('alice');
+    const anonymous = await app.client().post(app.at('/logout/others/'));
+    expect(anonymous.status, anonymous.text).toBe(401);
+    expect(anonymous.errorCode).toMatch(/^[a-z_]+$/);
+    expectEmptyOk(await phone.client.post(app.at('/logout/'), { bearer: phone.access }));
+    expect((await phone.client.post(app.at('/logout/others/'), { bearer: phone.access })).status).toBe(401);
+    await expectAlive(laptop);
+  });
+
+  kit.test('logout/others-keeps-cookie', "in cookie mode logout/others leaves the caller's refresh cookie alone", async () => {
+    const app = await kit.start({ refreshTokenTransport: 'cookie' });
+    const one = await app.login('alice');
+    const two = await app.login('alice');
+    const result = await two.client.post(app.at('/logout/others/'), { bearer: two.access });
+    expectEmptyOk(result);
+    expect(result.headers.getSetCookie()).toEqual([]);
+    expect((await app.refresh(two.client)).status).toBe(200);
+    expect((await app.refresh(one.client)).status).toBe(401);
+  });
+
   for (const transport of ['cookie', 'both'] as const) {
     kit.test(`logout/clears-cookie-${transport}`, `in ${transport} mode both logouts clear the refresh cookie`, async () => {
       const app = await kit.start({ refreshTokenTransport: transport });

@@ -6,6 +6,7 @@ import { jwksEndpoint, wellKnownJwksEndpoint } from './jwks.js';
 import { listSessionsEndpoint } from './list-sessions.js';
 import { loginEndpoint } from './login.js';
 import { logoutAllEndpoint } from './logout-all.js';
+import { logoutOthersEndpoint } from './logout-others.js';
 import { logoutEndpoint } from './logout.js';
 import { refreshEndpoint } from './refresh.js';
 import { renameSessionEndpoint } from './rename-session.js';
@@ -25,6 +26,7 @@ export const ENDPOINTS = [
   renameSessionEndpoint,
   logoutEndpoint,
   logoutAllEndpoint,
+  logoutOthersEndpoint,
   // The verifying public keys (asymmetric algorithms), at both places verifiers look.
   jwksEndpoint,
   wellKnownJwksEndpoint,

@@ -2,7 +2,7 @@ import type { ErrorCode } from '../errors/error-codes.js';
 import type { Location } from '../geo/location.js';
 
 /** Why a session ended. */
-export type RevokeReason = 'logout' | 'logout_all' | 'delete' | 'invalidate_all' | 'reuse' | 'security_changed' | 'idle';
+export type RevokeReason = 'logout' | 'logout_all' | 'logout_others' | 'delete' | 'invalidate_all' | 'reuse' | 'security_changed' | 'idle';
 
 /** A new session: after a login, a server-side `createSessionFor`, or the admin sign-in. */
 export interface LoginEvent {

@@ -184,6 +184,13 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
     success: ended('Ended'),
     errors: () => GUARD,
   },
+  'logout-others': {
+    summary: 'End every session of the caller but the current one (sign out my other devices)',
+    description: 'Expires all other active sessions of the user in one bulk update; the current session and its refresh cookie stay.',
+    bearer: true,
+    success: () => ({ description: 'Ended; empty body.', setCookies: [] }),
+    errors: () => GUARD,
+  },
   jwks: {
     summary: 'The public keys that verify the tokens (asymmetric algorithms)',
     description: 'Current key first, then previous ones. Under HMAC there is no public key: 404 not_found.',
