@@ -3,7 +3,8 @@
 
 // Engine
 export { createSessauth } from './engine/create-sessauth.js';
-export type { Sessauth, SessauthConfig, AuthContext, AuthenticateInput } from './engine/sessauth.js';
+export type { Sessauth, SessauthConfig, AuthContext, AuthenticateInput, FreshnessRule } from './engine/sessauth.js';
+export type { AuthenticationFacts } from './sessions/step-up.js';
 export type { SessionApi } from './engine/session-api.js';
 export type { CreatedSession, CreateSessionForInput } from './engine/create-session-for.js';
 export type { RateLimitResult } from './engine/rate-limit-api.js';
@@ -45,6 +46,7 @@ export type {
   SessauthEventHandlers,
   LoginEvent,
   LoginFailedEvent,
+  StepUpEvent,
   RefreshEvent,
   RevokeEvent,
   RevokeReason,

@@ -8,6 +8,7 @@ export type {
   NewSession,
   CreateSessionInput,
   ExpireAllOptions,
+  StepUpInput,
   RotateRefreshInput,
   RotateOutcome,
   AdminSessionQuery,

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { IntegrationError, type AuthContext, type Sessauth } from '@sessauth/core';
+import { IntegrationError, type AuthContext, type AuthenticateInput, type FreshnessRule, type Sessauth } from '@sessauth/core';
 import { authorizationValues, writeSessauthResponse } from '@sessauth/node-http';
 
 // Where the guards leave their answer; read back, typed, through getAuth/getOptionalAuth.
@@ -8,7 +8,20 @@ type Guarded = Request & { [CONTEXT]?: AuthContext<unknown> | null };
 
 /** Guards a host route: `getAuth(auth, req)` (or `req.auth`) holds the user and session, or the core's 401 is sent. */
 export function requireAuth<U>(auth: Sessauth<U>): RequestHandler {
-  return guard(auth, false);
+  return guard(auth, (input) => auth.authenticate(input));
+}
+
+/**
+ * `requireAuth` for a sensitive route (RFC 9470): also refuses a session whose last sign-in or
+ * step-up is older than `rule.maxAgeSeconds` (or did not reach `rule.acr`) with the core's 401
+ * `insufficient_user_authentication` and its `WWW-Authenticate` challenge. `getAuth` as usual.
+ */
+export function requireFresh<U>(auth: Sessauth<U>, rule: FreshnessRule): RequestHandler {
+  return guard(auth, async (input) => {
+    const context = await auth.authenticate(input);
+    auth.assertFresh(context, rule);
+    return context;
+  });
 }
 
 /**
@@ -16,7 +29,7 @@ export function requireAuth<U>(auth: Sessauth<U>): RequestHandler {
  * no user (`getOptionalAuth` is null); a bad or expired token is the core's 401.
  */
 export function optionalAuth<U>(auth: Sessauth<U>): RequestHandler {
-  return guard(auth, true);
+  return guard(auth, (input) => auth.authenticateOptional(input));
 }
 
 /** The context `requireAuth` set, typed by the engine's user type. Throws if the route is not guarded. */
@@ -35,10 +48,9 @@ export function getOptionalAuth<U>(_auth: Sessauth<U>, req: Request): AuthContex
   return context as AuthContext<U> | null;
 }
 
-function guard<U>(auth: Sessauth<U>, optional: boolean): RequestHandler {
+function guard<U>(auth: Sessauth<U>, check: (input: AuthenticateInput) => Promise<AuthContext<U> | null>): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    const input = { authorization: authorizationValues(req) };
-    (optional ? auth.authenticateOptional(input) : auth.authenticate(input)).then(
+    check({ authorization: authorizationValues(req) }).then(
       (context) => {
         (req as Guarded)[CONTEXT] = context;
         if (context !== null) req.auth = context;

@@ -1,4 +1,4 @@
-import type { AuthContext, Sessauth, SetPassword } from '@sessauth/core';
+import type { AuthContext, FreshnessRule, Sessauth, SetPassword } from '@sessauth/core';
 import type { SessauthRequest, SessauthResponse } from '@sessauth/core/adapter';
 import { readFetchBody } from './read-fetch-body.js';
 
@@ -42,6 +42,13 @@ export interface FetchHandler<U> {
   authenticate(request: Request, ctx?: WaitUntil): Promise<AuthContext<U>>;
   /** The guard of routes that work with or without a user: null without an `Authorization` header. */
   authenticateOptional(request: Request, ctx?: WaitUntil): Promise<AuthContext<U> | null>;
+  /**
+   * `authenticate` for a sensitive route (RFC 9470): also rejects with
+   * `SessauthError('insufficient_user_authentication')` when the session's last sign-in or
+   * step-up is older than `rule.maxAgeSeconds` (or did not reach `rule.acr`); `errorResponse`
+   * turns it into the 401 with its `WWW-Authenticate` challenge.
+   */
+  requireFresh(request: Request, rule: FreshnessRule, ctx?: WaitUntil): Promise<AuthContext<U>>;
   /** The core's JSON error response for what `authenticate` threw. */
   errorResponse(error: unknown): Response;
   /** `auth.changePassword` for a route behind `authenticate` (see @sessauth/core). */
@@ -87,6 +94,11 @@ export function createFetchHandler<U>(auth: Sessauth<U>, options: FetchHandlerOp
     },
     authenticateOptional(request, ctx) {
       return keepEvents(auth.authenticateOptional({ authorization: authorizationValues(request.headers) }), ctx);
+    },
+    async requireFresh(request, rule, ctx) {
+      const context = await keepEvents(auth.authenticate({ authorization: authorizationValues(request.headers) }), ctx);
+      auth.assertFresh(context, rule);
+      return context;
     },
     errorResponse: (error) => toResponse(auth.errorResponse(error)),
     changePassword: async (request, caller, setPassword, conn, ctx) =>

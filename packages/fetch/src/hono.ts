@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { IntegrationError, type AuthContext } from '@sessauth/core';
+import { IntegrationError, type AuthContext, type FreshnessRule } from '@sessauth/core';
 import type { ConnInfo, FetchHandler, WaitUntil } from './fetch-handler.js';
 
 /** The Hono variables the guards set: `c.var.auth`. */
@@ -30,6 +30,24 @@ export function honoRequireAuth<U>(handler: FetchHandler<U>): MiddlewareHandler<
     let context: AuthContext<U>;
     try {
       context = await handler.authenticate(c.req.raw, executionCtxOf(c));
+    } catch (error) {
+      return handler.errorResponse(error);
+    }
+    c.set('auth', context);
+    return next();
+  };
+}
+
+/**
+ * `honoRequireAuth` for a sensitive route (RFC 9470): also refuses a session whose last sign-in
+ * or step-up is older than `rule.maxAgeSeconds` (or did not reach `rule.acr`) with the core's
+ * 401 `insufficient_user_authentication` and its `WWW-Authenticate` challenge.
+ */
+export function honoRequireFresh<U>(handler: FetchHandler<U>, rule: FreshnessRule): MiddlewareHandler<{ Variables: SessauthVariables<U> }> {
+  return async (c, next) => {
+    let context: AuthContext<U>;
+    try {
+      context = await handler.requireFresh(c.req.raw, rule, executionCtxOf(c));
     } catch (error) {
       return handler.errorResponse(error);
     }

@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { IntegrationError, type AuthContext, type AuthenticateInput, type Sessauth } from '@sessauth/core';
+import { IntegrationError, type AuthContext, type AuthenticateInput, type FreshnessRule, type Sessauth } from '@sessauth/core';
 import { authorizationValues } from '@sessauth/node-http';
 import { sendSessauthResponse } from './write-response.js';
 
@@ -16,6 +16,19 @@ export interface OptionalSessauthState<U> {
 /** Guards host routes: `ctx.state.auth` (or `getAuth(auth, ctx)`) holds the user and session, or the core's 401 is answered. */
 export function requireAuth<U>(auth: Sessauth<U>): Middleware<SessauthState<U>> {
   return guard(auth, (input) => auth.authenticate(input));
+}
+
+/**
+ * `requireAuth` for a sensitive route (RFC 9470): also refuses a session whose last sign-in or
+ * step-up is older than `rule.maxAgeSeconds` (or did not reach `rule.acr`) with the core's 401
+ * `insufficient_user_authentication` and its `WWW-Authenticate` challenge.
+ */
+export function requireFresh<U>(auth: Sessauth<U>, rule: FreshnessRule): Middleware<SessauthState<U>> {
+  return guard(auth, async (input) => {
+    const context = await auth.authenticate(input);
+    auth.assertFresh(context, rule);
+    return context;
+  });
 }
 
 /**

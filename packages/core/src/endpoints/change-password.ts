@@ -8,6 +8,7 @@ import { runAuthenticator } from './run-authenticator.js';
 import { throttleAccount, throttleClient } from './throttle-request.js';
 import type { AuthContext } from '../sessions/authenticate.js';
 import { endAllSessions } from '../sessions/end-all-sessions.js';
+import { assertFreshForSensitiveAction } from '../sessions/freshness.js';
 
 /** The shortest new password accepted (NIST SP 800-63B's floor); the longest is JWT_MAX_PASSWORD_LENGTH. */
 export const MIN_NEW_PASSWORD_LENGTH = 8;
@@ -33,6 +34,8 @@ export async function changePasswordRoute<U>(
   try {
     const { options, users } = engine;
     if (users.usernameOf === undefined) throw new IntegrationError('changePassword needs users.usernameOf(user): the name the user logs in with');
+    // JWT_SENSITIVE_ACTION_MAX_AGE_SECONDS: part of the guard, so before any check of the request.
+    assertFreshForSensitiveAction(options, caller.session, engine.clock.now());
     assertJsonContentType(request);
     await throttleClient(engine, 'login', clientIpOf(engine, request));
     const body = await readJsonObject(request, options.maxBodyBytes);

@@ -8,6 +8,7 @@ import { loginEndpoint } from './login.js';
 import { logoutAllEndpoint } from './logout-all.js';
 import { logoutOthersEndpoint } from './logout-others.js';
 import { logoutEndpoint } from './logout.js';
+import { reauthenticateEndpoint } from './reauthenticate.js';
 import { refreshEndpoint } from './refresh.js';
 import { renameSessionEndpoint } from './rename-session.js';
 
@@ -27,6 +28,7 @@ export const ENDPOINTS = [
   logoutEndpoint,
   logoutAllEndpoint,
   logoutOthersEndpoint,
+  reauthenticateEndpoint,
   // The verifying public keys (asymmetric algorithms), at both places verifiers look.
   jwksEndpoint,
   wellKnownJwksEndpoint,

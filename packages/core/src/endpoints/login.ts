@@ -34,7 +34,8 @@ async function login<U>(engine: Engine<U>, request: SessauthRequest): Promise<Se
     if (error instanceof SessauthError) emitLoginFailed(engine, error.code, body.username, clientIp);
     throw error;
   });
-  const issued = await createSession(engine, user, { clientIp, userAgent, remember });
+  const amr = engine.authenticator.amr ?? [];
+  const issued = await createSession(engine, user, { clientIp, userAgent, remember, amr });
   emitLogin(engine, issued.session);
   // The CSRF secret does not rotate here: the seed's browser flow sends the masked
   // value from its one `GET /auth/csrf/` on login and on every later refresh.

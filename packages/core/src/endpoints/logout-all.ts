@@ -5,6 +5,7 @@ import { clearRefreshCookie, usesRefreshCookie } from '../http/auth-cookies.js';
 import { emptyResponse } from '../http/response.js';
 import type { SessauthResponse } from '../http/sessauth-request.js';
 import { endAllSessions } from '../sessions/end-all-sessions.js';
+import { assertFreshForSensitiveAction } from '../sessions/freshness.js';
 
 /** POST /auth/logout/all/: expire every active session of the caller in one bulk update. */
 export const logoutAllEndpoint = {
@@ -17,6 +18,7 @@ export const logoutAllEndpoint = {
 
 async function logoutAll<U>(engine: Engine<U>, caller: AuthContext<U>): Promise<SessauthResponse> {
   const { session } = caller;
+  assertFreshForSensitiveAction(engine.options, session, engine.clock.now());
   await endAllSessions(engine, session.userId, 'logout_all');
   return emptyResponse(usesRefreshCookie(engine.options) ? { setCookies: [clearRefreshCookie(engine.options)] } : {});
 }

@@ -4,6 +4,7 @@ import type { Engine } from './engine.js';
 import { emptyResponse } from '../http/response.js';
 import type { SessauthResponse } from '../http/sessauth-request.js';
 import { endAllSessions } from '../sessions/end-all-sessions.js';
+import { assertFreshForSensitiveAction } from '../sessions/freshness.js';
 
 /**
  * POST /auth/logout/others/: "sign out my other devices". Expires every active session of the
@@ -20,6 +21,7 @@ export const logoutOthersEndpoint = {
 
 async function logoutOthers<U>(engine: Engine<U>, caller: AuthContext<U>): Promise<SessauthResponse> {
   const { session } = caller;
+  assertFreshForSensitiveAction(engine.options, session, engine.clock.now());
   await endAllSessions(engine, session.userId, 'logout_others', session.id);
   return emptyResponse();
 }

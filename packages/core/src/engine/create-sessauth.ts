@@ -12,6 +12,7 @@ import { checkStoreSchemas } from '../store/check-store-schemas.js';
 import { changePasswordRoute } from '../endpoints/change-password.js';
 import { authenticateBearer } from '../endpoints/bearer-guard.js';
 import { sessionApi } from './session-api.js';
+import { assertFresh, checkFreshnessRule } from '../sessions/freshness.js';
 import { createStampDigest } from '../sessions/security-stamp.js';
 import { checkPasswordHasher } from '../password/hasher-policy.js';
 import type { Sessauth, SessauthConfig } from './sessauth.js';
@@ -58,6 +59,7 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     authenticate: (input) => authenticateBearer(engine, input),
     authenticateOptional: async (input) =>
       input.authorization === undefined || input.authorization.length === 0 ? null : authenticateBearer(engine, input),
+    assertFresh: (context, rule) => assertFresh(context.session, clock.now(), checkFreshnessRule(rule)),
     errorResponse: (error) => errorToResponse(error, engine.logger),
     changePassword: (request, caller, setPassword) => changePasswordRoute(engine, request, caller, setPassword),
     ...sessionApi(engine),

@@ -7,6 +7,7 @@ import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request
 import { normalizeIp } from '../net/ip-address.js';
 import { tokenResponse } from '../endpoints/token-response.js';
 import { createSession } from '../sessions/create-session.js';
+import { checkAuthenticationFacts } from '../sessions/step-up.js';
 
 /** Where the new session's device facts come from; everything is optional. */
 export interface CreateSessionForInput {
@@ -22,6 +23,13 @@ export interface CreateSessionForInput {
   readonly ip?: string | null;
   /** `false`: a short session, exactly as `"remember": false` at login. @default true */
   readonly remember?: boolean;
+  /**
+   * How the host authenticated the user (RFC 8176 values: `['otp']`, `['hwk', 'user']`...),
+   * recorded on the session with its `authTime` for the freshness rules. @default []
+   */
+  readonly amr?: readonly string[];
+  /** The authentication context class reached, when the host names one (sent as `acr` in access tokens). */
+  readonly acr?: string | null;
 }
 
 /**
@@ -53,11 +61,12 @@ export async function createSessionFor<U>(engine: Engine<U>, userId: string, inp
   if (input.remember !== undefined && typeof input.remember !== 'boolean') throw new IntegrationError('createSessionFor: remember must be a boolean');
   if (input.userAgent !== undefined && typeof input.userAgent !== 'string')
     throw new IntegrationError('createSessionFor: userAgent must be a string');
+  const facts = checkAuthenticationFacts('createSessionFor', input, []);
   const clientIp = clientIpFrom(engine, input);
   const userAgent = input.userAgent ?? (input.request === undefined ? undefined : joinedHeader(input.request.headers, 'user-agent'));
   const user = await engine.users.findById(userId);
   if (user === null) throw new SessauthError('invalid_user');
-  const issued = await createSession(engine, user, { clientIp, userAgent, ...(input.remember === false ? { remember: false } : {}) });
+  const issued = await createSession(engine, user, { clientIp, userAgent, ...facts, ...(input.remember === false ? { remember: false } : {}) });
   emitLogin(engine, issued.session);
   return {
     access_token: issued.accessToken,

@@ -1,5 +1,6 @@
 import type { AuthenticateInput } from '../endpoints/bearer-guard.js';
 import type { AuthContext } from '../sessions/authenticate.js';
+import type { FreshnessRule } from '../sessions/freshness.js';
 import type { Clock } from '../time/clock.js';
 import type { GeolocationProvider } from '../geo/location.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
@@ -67,6 +68,15 @@ export interface Sessauth<U> extends SessionApi {
    * token is still its 401, so a client knows to refresh instead of silently losing its user).
    */
   authenticateOptional(input: AuthenticateInput): Promise<AuthContext<U> | null>;
+  /**
+   * Freshness for a sensitive host route (RFC 9470), after the guard: throws
+   * `SessauthError('insufficient_user_authentication')` (401, with the
+   * `WWW-Authenticate: Bearer error="insufficient_user_authentication"` challenge naming
+   * `max_age` / `acr_values`) when the session's last proof of identity is older than
+   * `maxAgeSeconds` or did not reach one of `acr`. Read from the session row the guard
+   * fetched: no extra store call. The adapters' `requireFresh(auth, rule)` wrap it.
+   */
+  assertFresh(context: AuthContext<U>, rule: FreshnessRule): void;
   /** The JSON error response for a thrown value (a non-SessauthError is logged and becomes 500). */
   errorResponse(error: unknown): SessauthResponse;
   /**
@@ -96,4 +106,4 @@ export interface Sessauth<U> extends SessionApi {
   eventsSettled(): Promise<void>;
 }
 
-export type { AuthContext, AuthenticateInput };
+export type { AuthContext, AuthenticateInput, FreshnessRule };

@@ -1,5 +1,6 @@
 import type { Engine } from '../endpoints/engine.js';
-import { IntegrationError } from '../errors/sessauth-error.js';
+import { IntegrationError, SessauthError } from '../errors/sessauth-error.js';
+import { type AuthenticationFacts, checkAuthenticationFacts, stepUpSession } from '../sessions/step-up.js';
 import type { PublicSession } from '../http/wire-types.js';
 import { createSessionFor, type CreatedSession, type CreateSessionForInput } from './create-session-for.js';
 import { endAllSessions } from '../sessions/end-all-sessions.js';
@@ -34,6 +35,14 @@ export interface SessionApi {
    * the user's active sessions keeps nothing.
    */
   invalidateAllForUser(userId: string, options?: { readonly except?: string }): Promise<number>;
+  /**
+   * Step-up for a factor the host checked its own way (a TOTP code, a passkey): raises the
+   * session's `authTime` to now and records `amr` / `acr` in one atomic store write (RFC 9470),
+   * fires `step_up`, and resolves a fresh access token carrying `auth_time` (and `acr`). No new
+   * session. Rejects with `SessauthError('session_expired')` when the session is not an active
+   * one of this user; throws an `IntegrationError` when the store has no `recordStepUp`.
+   */
+  stepUp(userId: string, sessionId: string, facts: AuthenticationFacts): Promise<{ readonly access_token: string }>;
 }
 
 export function sessionApi<U>(engine: Engine<U>): SessionApi {
@@ -54,6 +63,14 @@ export function sessionApi<U>(engine: Engine<U>): SessionApi {
       if (except !== undefined && typeof except !== 'string') throw new IntegrationError('invalidateAllForUser: except must be a session id');
       // An id no session can have keeps nothing: the store is not asked to match it.
       return endAllSessions(engine, userId, 'invalidate_all', isSessionIdShape(except) ? except : undefined);
+    },
+    stepUp: async (userId, sessionId, facts) => {
+      checkUserId('stepUp', userId);
+      const checked = checkAuthenticationFacts('stepUp', facts ?? {}, []);
+      if (typeof engine.store.recordStepUp !== 'function') throw new IntegrationError('stepUp needs a store with recordStepUp');
+      const session = isSessionIdShape(sessionId) ? await engine.store.findSession(sessionId) : null;
+      if (session === null || session.userId !== userId) throw new SessauthError('session_expired');
+      return { access_token: await stepUpSession(engine, session, checked) };
     },
   };
 }

@@ -7,6 +7,8 @@ export interface SessauthErrorOptions {
   retryAfter?: number;
   /** Kept for logs and debugging; never serialised into a response. */
   cause?: unknown;
+  /** The `WWW-Authenticate` challenge to send with the answer (RFC 6750 s3, RFC 9470 s3). */
+  wwwAuthenticate?: string;
 }
 
 /** An error that maps to one wire response `{"error_code": code}`. */
@@ -15,12 +17,14 @@ export class SessauthError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly retryAfter: number | undefined;
+  readonly wwwAuthenticate: string | undefined;
 
   constructor(code: ErrorCode, options: SessauthErrorOptions = {}) {
     super(ERROR_MESSAGE[code], options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = options.status ?? ERROR_STATUS[code];
     this.retryAfter = options.retryAfter;
+    this.wwwAuthenticate = options.wwwAuthenticate;
   }
 }
 

@@ -47,6 +47,15 @@ export interface ReuseDetectedEvent {
   readonly replayedBy: { readonly ipAddress: string | null; readonly userAgent: string | null; readonly browser: string | null };
 }
 
+/** A fresh proof of identity on an existing session (`POST {prefix}/reauthenticate/` or `auth.stepUp`). */
+export interface StepUpEvent {
+  readonly userId: string;
+  readonly sessionId: string;
+  /** How the user proved it (RFC 8176 values). */
+  readonly amr: readonly string[];
+  readonly acr: string | null;
+}
+
 export interface LoginFailedEvent {
   /** `invalid_credentials`, `invalid_user`... as answered. */
   readonly code: ErrorCode;
@@ -73,6 +82,7 @@ export interface SessauthEventMap {
   revoke: RevokeEvent;
   reuse_detected: ReuseDetectedEvent;
   login_failed: LoginFailedEvent;
+  step_up: StepUpEvent;
 }
 
 export type SessauthEventName = keyof SessauthEventMap;

@@ -38,6 +38,7 @@ export function errorToResponse(error: unknown, logger: Logger, extras: Response
     if (error instanceof StoreUnavailableError) logger.error('store_unavailable', { error: error.name, ...describeStoreFault(error) });
     const headers: Record<string, string> = { ...extras.headers };
     if (error.retryAfter !== undefined) headers['retry-after'] = String(error.retryAfter);
+    if (error.wwwAuthenticate !== undefined) headers['www-authenticate'] = error.wwwAuthenticate;
     // The fixed text of the code, never `error.message`: a store's message may name hosts,
     // ports or driver state, which are for the log, not for the client.
     return jsonResponse(error.status, { error_code: error.code, message: ERROR_MESSAGE[error.code] }, { ...extras, headers });

@@ -55,3 +55,13 @@ export interface PublicSession {
 export interface RenameSessionRequestBody {
   name: string;
 }
+
+/** `POST {prefix}/reauthenticate/`: the caller's current password. */
+export interface ReauthenticateRequestBody {
+  password: string;
+}
+
+/** `POST {prefix}/reauthenticate/` 200: a fresh access token carrying `auth_time`; the refresh token is unchanged. */
+export interface ReauthenticateResponseBody {
+  access_token: string;
+}

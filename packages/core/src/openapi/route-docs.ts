@@ -71,6 +71,10 @@ const csrfReads = (s: DocSettings) =>
       ]
     : [];
 
+// JWT_SENSITIVE_ACTION_MAX_AGE_SECONDS (RFC 9470): the bulk logouts refuse a stale session.
+const STALE =
+  ' With JWT_SENSITIVE_ACTION_MAX_AGE_SECONDS set, a session whose last sign-in or re-authentication is older answers 401 insufficient_user_authentication with `WWW-Authenticate: Bearer error="insufficient_user_authentication", max_age=...`.';
+
 const clearsCookie = (s: DocSettings) => (cookieMode(s) ? [s.refreshCookieName] : []);
 
 const tokens = (s: DocSettings): SuccessDoc => ({
@@ -179,17 +183,31 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
   },
   'logout-all': {
     summary: 'End every session of the caller',
-    description: 'Expires all active sessions of the user in one bulk update.',
+    description: `Expires all active sessions of the user in one bulk update.${STALE}`,
     bearer: true,
     success: ended('Ended'),
-    errors: () => GUARD,
+    errors: () => [...GUARD, 'insufficient_user_authentication'],
   },
   'logout-others': {
     summary: 'End every session of the caller but the current one (sign out my other devices)',
-    description: 'Expires all other active sessions of the user in one bulk update; the current session and its refresh cookie stay.',
+    description: `Expires all other active sessions of the user in one bulk update; the current session and its refresh cookie stay.${STALE}`,
     bearer: true,
     success: () => ({ description: 'Ended; empty body.', setCookies: [] }),
-    errors: () => GUARD,
+    errors: () => [...GUARD, 'insufficient_user_authentication'],
+  },
+  reauthenticate: {
+    summary: 'Step-up: prove who you are again with the current password (RFC 9470)',
+    description:
+      "Raises the session's auth_time (amr pwd) and answers a fresh access token carrying auth_time; no new session, the refresh token is unchanged. After the guard: 415, 403 CSRF (cookie transports), 429 (the login throttle), the body, the per-account budget, then 401 invalid_credentials. 404 not_found when the store cannot record a step-up.",
+    bearer: true,
+    requestBody: () => ({ schema: 'ReauthenticateRequest', required: true }),
+    reads: csrfReads,
+    success: () => ({
+      description: 'A fresh access token.',
+      body: { schema: 'ReauthenticateResponse', mediaType: 'application/json' },
+      setCookies: [],
+    }),
+    errors: (s) => [...GUARD, ...tokenPrechecks(s), 'login_busy', 'invalid_credentials', 'not_found'],
   },
   jwks: {
     summary: 'The public keys that verify the tokens (asymmetric algorithms)',

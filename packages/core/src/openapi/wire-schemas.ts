@@ -3,7 +3,15 @@ import type { Location } from '../geo/location.js';
 import type { RefreshTokenTransport } from '../options/options.js';
 import { MAX_SESSION_NAME_LENGTH } from '../sessions/session-name.js';
 import type { PublicJwk, PublicJwks } from '../tokens/key-ring.js';
-import type { CsrfResponseBody, ErrorResponseBody, PublicSession, RenameSessionRequestBody, TokenResponseBody } from '../http/wire-types.js';
+import type {
+  CsrfResponseBody,
+  ErrorResponseBody,
+  PublicSession,
+  ReauthenticateRequestBody,
+  ReauthenticateResponseBody,
+  RenameSessionRequestBody,
+  TokenResponseBody,
+} from '../http/wire-types.js';
 import { DATE_TIME, NULLABLE_STRING, objectSchema, ref, type JsonSchema } from './json-schema.js';
 
 // The bodies of the endpoints as JSON Schema, each pinned by `objectSchema` to the wire
@@ -105,6 +113,14 @@ export function componentSchemas(transport: RefreshTokenTransport): Record<strin
         description: 'Trimmed; no control, line-separator or bidi characters.',
       },
     }),
+    ReauthenticateRequest: objectSchema<ReauthenticateRequestBody>(
+      { password: { type: 'string', description: "The caller's current password." } },
+      { additionalProperties: true },
+    ),
+    ReauthenticateResponse: objectSchema<ReauthenticateResponseBody>(
+      { access_token: { type: 'string', description: 'Carries `auth_time` (RFC 9068); the refresh token is unchanged.' } },
+      { description: 'A fresh access token for the same session.' },
+    ),
     Jwks: objectSchema<PublicJwks>({ keys: { type: 'array', items: ref('Jwk') } }),
     Jwk: objectSchema<PublicJwk>(
       {

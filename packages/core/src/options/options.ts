@@ -183,6 +183,13 @@ export interface SessauthOptions {
    * Must be at least twice `activityUpdateIntervalSeconds`. 0: off. @default 0
    */
   sessionIdleSeconds?: number;
+  /**
+   * JWT_SENSITIVE_ACTION_MAX_AGE_SECONDS. When set, the built-in sensitive actions (the password
+   * change, `POST {prefix}/logout/all/`, `POST {prefix}/logout/others/`) need a session whose
+   * user proved who they are (login or `POST {prefix}/reauthenticate/`) at most this many seconds
+   * ago; a staler one is 401 `insufficient_user_authentication` (RFC 9470). 0: off. @default 0
+   */
+  sensitiveActionMaxAgeSeconds?: number;
   /** JWT_AUTH_PREFIX. Where the endpoints live. @default '/auth' */
   prefix?: string;
   /** JWT_ADMIN_PREFIX. Where the admin listing lives. @default '/admin/sessauth/session' */

@@ -204,6 +204,11 @@ export const SETTINGS = {
     doc: 'a session without activity for this long is over; at least twice the activity interval',
     kind: int(0, 0, YEAR, '0 (off)'),
   },
+  sensitiveActionMaxAgeSeconds: {
+    env: 'JWT_SENSITIVE_ACTION_MAX_AGE_SECONDS',
+    doc: 'the password change and both bulk logouts need a login or re-authentication at most this old (RFC 9470 step-up)',
+    kind: int(0, 0, YEAR, '0 (off)'),
+  },
   adminPrefix: {
     env: 'JWT_ADMIN_PREFIX',
     doc: 'where the read-only admin listing lives',

@@ -55,7 +55,7 @@ export function createPasswordAuthenticator<U>(input: PasswordAuthenticatorInput
     }
     return found.user;
   };
-  return Object.assign(authenticate, { passwordHasher: hasher });
+  return Object.assign(authenticate, { passwordHasher: hasher, amr: ['pwd'] as const });
 }
 
 function randomPassword(): string {

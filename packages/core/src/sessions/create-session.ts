@@ -2,6 +2,7 @@ import type { SessionServices } from './session-services.js';
 import { lookupLocation } from '../geo/lookup-location.js';
 import type { SessionRecord } from '../store/store-port.js';
 import { randomId } from '../tokens/random-id.js';
+import { freshnessClaimsFor } from './freshness.js';
 import { describeUserAgent, storedUserAgent } from '../ua/describe-user-agent.js';
 
 /**
@@ -18,6 +19,10 @@ export interface LoginFacts {
    * refresh cookie is a browser-session cookie. Absent or `true`: today's behaviour.
    */
   readonly remember?: boolean;
+  /** How the user proved who they are (RFC 8176 `amr`); absent: unknown ([]). */
+  readonly amr?: readonly string[];
+  /** The authentication context class reached, when the host names one. */
+  readonly acr?: string | null;
 }
 
 export interface IssuedTokens {
@@ -44,10 +49,12 @@ export async function createSession<U>(services: SessionServices<U>, user: U, fa
   const id = randomId();
   const refreshJti = randomId();
   const userAgent = storedUserAgent(facts.userAgent);
+  const acr = facts.acr ?? null;
+  const freshness = freshnessClaimsFor(options, { createdAt: now, authTime: now, acr });
   const [securityStamp, location, accessToken, refreshToken] = await Promise.all([
     services.stampDigest(services.users.securityStamp(user)),
     lookupLocation(services.geolocation, facts.clientIp, { timeoutMs: options.geolocationTimeoutMs, logger: services.logger }),
-    services.tokens.mintAccess({ userId, sessionId: id, notAfter: expiresAt }),
+    services.tokens.mintAccess({ userId, sessionId: id, notAfter: expiresAt, ...(freshness === undefined ? {} : { freshness }) }),
     services.tokens.mintRefresh({ userId, sessionId: id, jti: refreshJti, notAfter: expiresAt, ...(remember ? {} : { remember: false }) }),
   ]);
   const session = await services.store.createSession({
@@ -62,6 +69,9 @@ export async function createSession<U>(services: SessionServices<U>, user: U, fa
       userAgent,
       browser: describeUserAgent(userAgent),
       location,
+      authTime: now,
+      amr: [...(facts.amr ?? [])],
+      acr,
     },
     maxActiveSessions: options.maxActiveSessions,
   });

@@ -81,6 +81,17 @@ export function emitReuse<U>(services: SessionServices<U>, userId: string, sessi
   emitRevoke(services, userId, sessionId, 1, 'reuse');
 }
 
+/** `step_up`: the session's new proof of identity (no secret in it). */
+export function emitStepUp<U>(
+  services: SessionServices<U>,
+  userId: string,
+  sessionId: string,
+  facts: { amr: readonly string[]; acr: string | null },
+): void {
+  services.logger.info?.('session_stepped_up', { session: sessionId });
+  services.events.emit('step_up', () => ({ userId, sessionId, amr: [...facts.amr], acr: facts.acr }));
+}
+
 function deviceOf(session: SessionRecord): string | null {
   return session.browser ?? session.userAgent;
 }

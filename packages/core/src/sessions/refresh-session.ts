@@ -4,6 +4,7 @@ import { SessauthError } from '../errors/sessauth-error.js';
 import { randomId } from '../tokens/random-id.js';
 import { REMEMBER_CLAIM } from '../tokens/token-service.js';
 import type { IssuedTokens } from './create-session.js';
+import { freshnessClaimsFor } from './freshness.js';
 import { idleCutoff } from './session-state.js';
 
 /**
@@ -42,9 +43,15 @@ export async function refreshSession<U>(services: SessionServices<U>, refreshTok
     ...(cutoff === undefined ? {} : { idleCutoff: cutoff }),
   });
   switch (outcome.status) {
-    case 'consumed':
+    case 'consumed': {
       emitRefresh(services, claims.sub, claims.sid);
-      return { session: outcome.session, accessToken, refreshToken: nextRefreshToken, ...(remember ? {} : { remember: false }) };
+      // A session that uses step-up gets its `auth_time` (never reset by a refresh) in the new
+      // access token: minted again from the row the swap returned. Others keep the one above.
+      const freshness = freshnessClaimsFor(services.options, outcome.session);
+      const access =
+        freshness === undefined ? accessToken : await services.tokens.mintAccess({ userId: claims.sub, sessionId: claims.sid, freshness });
+      return { session: outcome.session, accessToken: access, refreshToken: nextRefreshToken, ...(remember ? {} : { remember: false }) };
+    }
     case 'missing':
       throw new SessauthError('session_not_found');
     case 'wrong_user':

@@ -9,6 +9,7 @@ import type {
   RotateRefreshInput,
   SessionRecord,
   SessionStore,
+  StepUpInput,
 } from './store-port.js';
 
 type StoredSession = { -readonly [K in keyof SessionRecord]: SessionRecord[K] };
@@ -33,6 +34,9 @@ function copy(record: SessionRecord): StoredSession {
     browser: record.browser,
     location: record.location === null ? null : { ...record.location },
     name: record.name ?? null,
+    authTime: new Date((record.authTime ?? record.createdAt).getTime()),
+    amr: [...(record.amr ?? [])],
+    acr: record.acr ?? null,
   };
 }
 
@@ -139,6 +143,15 @@ export class MemorySessionStore implements SessionStore {
     const stored = this.#sessions.get(id);
     if (stored === undefined || stored.userId !== userId || !isActiveAt(stored, now.getTime())) return false;
     stored.name = name;
+    return true;
+  }
+
+  async recordStepUp(input: StepUpInput): Promise<boolean> {
+    const stored = this.#sessions.get(input.sessionId);
+    if (stored === undefined || stored.userId !== input.userId || !isActiveAt(stored, input.now.getTime())) return false;
+    stored.authTime = new Date(input.authTime.getTime());
+    stored.amr = [...input.amr];
+    stored.acr = input.acr;
     return true;
   }
 

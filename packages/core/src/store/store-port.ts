@@ -27,6 +27,16 @@ export interface SessionRecord {
    * stores of this project always set it.
    */
   readonly name?: string | null;
+  /**
+   * When the user last proved who they are on this session (login, `createSessionFor`, a
+   * step-up): RFC 9470's `auth_time`. A refresh never changes it. Optional in the type so
+   * older stores still compile; absent (or a row from before it was stored) reads as `createdAt`.
+   */
+  readonly authTime?: Date;
+  /** How they proved it then (RFC 8176 values: `pwd`, `otp`, `hwk`...); absent: unknown. */
+  readonly amr?: readonly string[];
+  /** The authentication context class reached then, when the host names one; null: none. */
+  readonly acr?: string | null;
 }
 
 /** What login hands to `createSession` (a new session has no name yet). */
@@ -40,6 +50,20 @@ export interface CreateSessionInput {
    * same atomic step as the insert: concurrent logins can never exceed it.
    */
   readonly maxActiveSessions: number;
+}
+
+/** What `SessionStore.recordStepUp` writes: the facts of a fresh proof of identity. */
+export interface StepUpInput {
+  readonly sessionId: string;
+  readonly userId: string;
+  /** The new `auth_time` (the moment of the step-up). */
+  readonly authTime: Date;
+  /** The methods of this proof; they replace the session's `amr`. */
+  readonly amr: readonly string[];
+  /** The context class of this proof; replaces the session's `acr` (null: none). */
+  readonly acr: string | null;
+  /** Liveness is judged at this instant (usually equal to `authTime`). */
+  readonly now: Date;
 }
 
 /** Options of `SessionStore.expireAllForUser`. */
@@ -142,6 +166,18 @@ export interface SessionStore {
    * active at `now` (nothing changes then); true when it is set, even to the name it had.
    */
   renameSession(id: string, userId: string, name: string, now: Date): Promise<boolean>;
+
+  /**
+   * Record a step-up on one active session owned by `userId`: set `authTime`, `amr` and
+   * `acr` to the input's, all three in one atomic write (a reader never sees a new
+   * `authTime` with the old `amr`), and only while the session is active at `now` with that
+   * owner: it never revives a revoked session and never touches another user's. Resolves
+   * true when written, false when there was no such active session (nothing changed).
+   * Nothing else changes (the refresh jti, the expiry, the activity time stay).
+   * An optional capability: without it `POST {prefix}/reauthenticate/` answers 404
+   * `not_found` and `auth.stepUp` throws an `IntegrationError`.
+   */
+  recordStepUp?(input: StepUpInput): Promise<boolean>;
 
   /**
    * Record activity. Called at most once a minute per session, off the request's

@@ -30,7 +30,7 @@ export type VerifiedTokenOf<K extends TokenKind> = K extends 'refresh' ? Verifie
 
 export interface TokenService {
   /** exp = min(iat + accessTokenExpireSeconds, notAfter?). Adds customClaims (reserved ones rejected with an Error - a programmer error). */
-  mintAccess(input: { userId: string; sessionId: string; notAfter?: Date }): Promise<string>;
+  mintAccess(input: { userId: string; sessionId: string; notAfter?: Date; freshness?: FreshnessClaims }): Promise<string>;
   /**
    * exp = min(iat + refreshTokenExpireSeconds, notAfter?); carries jti. `remember: false` (a login
    * with `"remember": false`) adds the claim `remember: false`, carried from refresh to refresh.
@@ -40,6 +40,16 @@ export interface TokenService {
   verify<K extends TokenKind>(token: string, expected: K): Promise<VerifiedTokenOf<K>>;
   /** The verifying public keys (current, then previous) for asymmetric algorithms; null for HMAC. */
   readonly jwks: PublicJwks | null;
+}
+
+/**
+ * RFC 9068 s2.2.1's `auth_time` (and `acr` when the session has one), added to an access token
+ * only when the session domain asks (see sessions/freshness.ts): a host that does not use
+ * step-up mints exactly the tokens it minted before.
+ */
+export interface FreshnessClaims {
+  readonly authTime: Date;
+  readonly acr: string | null;
 }
 
 /** The kind of a token is its JOSE `typ` header alone, compared exactly. */
@@ -93,7 +103,10 @@ export async function createTokenService(options: ResolvedOptions, clock: Clock)
     async mintAccess(input) {
       checkMintInput(input);
       const custom = options.customClaims ? await options.customClaims({ userId: input.userId, sessionId: input.sessionId }) : {};
-      return mint('access', checkCustomClaims(custom), input, options.accessTokenExpireSeconds, randomId());
+      const claims = checkCustomClaims(custom);
+      // Ours win over a custom claim of the same name (the guard reads freshness from the session row anyway).
+      const fresh = input.freshness === undefined ? claims : { ...claims, ...freshnessClaimsOf(input.freshness) };
+      return mint('access', fresh, input, options.accessTokenExpireSeconds, randomId());
     },
 
     async mintRefresh(input) {
@@ -156,6 +169,11 @@ interface MintInput {
   userId: string;
   sessionId: string;
   notAfter?: Date;
+}
+
+function freshnessClaimsOf(freshness: FreshnessClaims): JWTPayload {
+  const authTime = Math.floor(freshness.authTime.getTime() / 1000);
+  return freshness.acr === null ? { auth_time: authTime } : { auth_time: authTime, acr: freshness.acr };
 }
 
 function isSafeId(value: unknown): value is string {

@@ -51,4 +51,9 @@ export interface AuthenticatorContext {
 export type Authenticator<U> = ((body: Readonly<Record<string, unknown>>, context: AuthenticatorContext) => Promise<U>) & {
   /** The hasher behind a password login (set by `createPasswordAuthenticator`), checked by `createSessauth`. */
   readonly passwordHasher?: PasswordHasher;
+  /**
+   * How this flow proves who the user is, as RFC 8176 `amr` values recorded on the session
+   * (`createPasswordAuthenticator` sets `['pwd']`). Absent: unknown, recorded as [].
+   */
+  readonly amr?: readonly string[];
 };

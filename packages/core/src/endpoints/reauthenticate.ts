@@ -1,0 +1,42 @@
+import type { BearerEndpoint } from './endpoint.js';
+import type { Engine } from './engine.js';
+import { IntegrationError, SessauthError } from '../errors/sessauth-error.js';
+import { readJsonObject } from '../http/read-json-body.js';
+import { jsonResponse } from '../http/response.js';
+import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
+import type { AuthContext } from '../sessions/authenticate.js';
+import { stepUpSession } from '../sessions/step-up.js';
+import { runAuthenticator } from './run-authenticator.js';
+import { throttleAccount } from './throttle-request.js';
+import { checkTokenEndpointRequest } from './token-endpoint-checks.js';
+
+/**
+ * POST /auth/reauthenticate/ `{"password"}`: step-up by password (RFC 9470). The signed-in
+ * caller proves who they are again; the session's `auth_time` is raised (amr `['pwd']`, no
+ * `acr`) and a fresh access token carrying `auth_time` is answered. No new session, no new
+ * refresh token. After the guard, the login's own pre-checks in order (415, CSRF in cookie
+ * transports, the per-address login throttle), then 400 for the body, the per-account budget,
+ * and 401 `invalid_credentials` for a wrong password. A store without `recordStepUp`: 404.
+ */
+export const reauthenticateEndpoint = {
+  route: 'reauthenticate',
+  method: 'POST',
+  path: '/reauthenticate',
+  auth: 'bearer',
+  handle: ({ engine, request, caller }) => reauthenticate(engine, request, caller),
+} as const satisfies BearerEndpoint;
+
+async function reauthenticate<U>(engine: Engine<U>, request: SessauthRequest, caller: AuthContext<U>): Promise<SessauthResponse> {
+  const { users } = engine;
+  if (typeof engine.store.recordStepUp !== 'function') throw new SessauthError('not_found');
+  if (users.usernameOf === undefined) throw new IntegrationError('reauthenticate needs users.usernameOf(user): the name the user logs in with');
+  await checkTokenEndpointRequest(engine, request, 'login');
+  const { password } = await readJsonObject(request, engine.options.maxBodyBytes);
+  if (typeof password !== 'string') throw new SessauthError('invalid_request');
+  const username = users.usernameOf(caller.user);
+  await throttleAccount(engine, username);
+  const checked = await runAuthenticator(engine, { username, password }, request, username);
+  if (users.idOf(checked) !== caller.session.userId) throw new SessauthError('invalid_credentials');
+  const accessToken = await stepUpSession(engine, caller.session, { amr: engine.authenticator.amr ?? ['pwd'], acr: null });
+  return jsonResponse(200, { access_token: accessToken });
+}
