@@ -20,6 +20,7 @@ import { resolveDialect } from './dialect/resolve-dialect.js';
 import { createSessionMigration } from './migrations/0001-create-session.js';
 import { createRateLimitMigration } from './migrations/0002-create-rate-limit.js';
 import { addSessionNameMigration } from './migrations/0003-session-name.js';
+import { addSessionAuthenticationMigration } from './migrations/0004-session-authentication.js';
 import { tableNames } from './schema.js';
 
 export interface MigrationDdlOptions {
@@ -53,6 +54,7 @@ export async function migrationDdl(dialect: DialectName, options: MigrationDdlOp
     '0001-create-session': createSessionMigration(sqlDialect, names),
     '0002-create-rate-limit': createRateLimitMigration(sqlDialect, names),
     '0003-session-name': addSessionNameMigration(sqlDialect, names),
+    '0004-session-authentication': addSessionAuthenticationMigration(sqlDialect, names),
   };
   const out = [
     `-- sessauth schema for ${dialect}: migrations ${Object.keys(migrations).join(', ')}.`,

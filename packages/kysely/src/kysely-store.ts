@@ -6,11 +6,13 @@ import type {
   ExpireAllOptions,
   RotateOutcome,
   RotateRefreshInput,
+  StepUpInput,
 } from '@sessauth/core/store';
 import type { Kysely } from 'kysely';
 import { listSessionsForAdmin } from './admin-listing.js';
 import { createSession } from './create-session.js';
 import { purgeExpired } from './purge-expired.js';
+import { recordStepUp } from './record-step-up.js';
 import { renameSession } from './rename-session.js';
 import { rotateRefresh } from './rotate-refresh.js';
 import { toRecord, unpackSessionRow, type PackedSessionRow, type SessionRow } from './session-row.js';
@@ -91,6 +93,10 @@ export class KyselySessionStore<DB = unknown> implements SessionStore {
 
   renameSession(id: string, userId: string, name: string, now: Date): Promise<boolean> {
     return guard('renameSession', this.#ctx.policy, () => renameSession(this.#ctx, id, userId, name, now));
+  }
+
+  recordStepUp(input: StepUpInput): Promise<boolean> {
+    return guard('recordStepUp', this.#ctx.policy, () => recordStepUp(this.#ctx, input));
   }
 
   touchSession(id: string, now: Date): Promise<void> {

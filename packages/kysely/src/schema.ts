@@ -24,6 +24,11 @@ export interface SessauthSessionTable {
   location: string | null;
   /** The device name its user gave it (migration 0003-session-name); null until named. */
   name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Epoch ms of the last proof of identity (migration 0004-session-authentication); null: `created_at`. */
+  auth_time: ColumnType<number | string | bigint | null, number | null | undefined, number | null>;
+  /** JSON array of RFC 8176 method names; null: []. */
+  amr: ColumnType<string | null, string | null | undefined, string | null>;
+  acr: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The fixed-window counters table (default name `sessauth_rate_limit`). */

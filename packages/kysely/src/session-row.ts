@@ -19,6 +19,9 @@ export const SESSION_COLUMNS = [
   'browser',
   'location',
   'name',
+  'auth_time',
+  'amr',
+  'acr',
 ] as const;
 
 /** A session row as the drivers return it (BIGINT may come back as string or bigint). */
@@ -37,6 +40,11 @@ export interface SessionRow {
   location: string | null;
   /** Absent from rows built in memory (a new session has no name). */
   name?: string | null;
+  /** Null on rows from before migration 0004: the session's `created_at`. */
+  auth_time?: number | string | bigint | null;
+  /** A JSON array of method names; null on older rows: []. */
+  amr?: string | null;
+  acr?: string | null;
 }
 
 /** The guard's read where the dialect packs the row: `SESSION_COLUMNS` as one JSON array, in that order. */
@@ -66,6 +74,9 @@ export interface SessionInsert {
   user_agent: string | null;
   browser: string | null;
   location: string | null;
+  auth_time: number;
+  amr: string;
+  acr: string | null;
 }
 
 export function toInsertRow(session: NewSession): SessionInsert {
@@ -83,6 +94,9 @@ export function toInsertRow(session: NewSession): SessionInsert {
     user_agent: session.userAgent,
     browser: session.browser,
     location: session.location === null ? null : JSON.stringify(session.location),
+    auth_time: (session.authTime ?? session.createdAt).getTime(),
+    amr: JSON.stringify(session.amr ?? []),
+    acr: session.acr ?? null,
   };
 }
 
@@ -101,7 +115,21 @@ export function toRecord(row: SessionRow): SessionRecord {
     browser: row.browser,
     location: parseLocation(row.location),
     name: row.name ?? null,
+    authTime: new Date(Number(row.auth_time ?? row.created_at)),
+    amr: parseAmr(row.amr),
+    acr: row.acr ?? null,
   };
+}
+
+/** The methods are display and policy data: an unreadable value reads as unknown ([]). */
+function parseAmr(text: string | null | undefined): string[] {
+  if (text === null || text === undefined) return [];
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The location is display data: an unreadable value is dropped, not fatal. */

@@ -4,6 +4,7 @@ import { resolveDialect } from '../src/dialect/resolve-dialect.js';
 import { KyselySessionStore, migrateToLatest } from '../src/index.js';
 import { createSessionMigration } from '../src/migrations/0001-create-session.js';
 import { createRateLimitMigration } from '../src/migrations/0002-create-rate-limit.js';
+import { addSessionNameMigration } from '../src/migrations/0003-session-name.js';
 import { tableNames } from '../src/schema.js';
 import { ALL_TARGETS, type TestDatabase } from './support/test-databases.js';
 
@@ -55,7 +56,7 @@ for (const target of ALL_TARGETS) {
       try {
         const results = await Promise.all([migrateToLatest(db, fresh), migrateToLatest(db, fresh)]);
         const applied = results.map((r) => r.applied).sort((a, b) => b.length - a.length);
-        expect(applied).toEqual([['0001-create-session', '0002-create-rate-limit', '0003-session-name'], []]);
+        expect(applied).toEqual([['0001-create-session', '0002-create-rate-limit', '0003-session-name', '0004-session-authentication'], []]);
       } finally {
         for (const t of ['', '_user_lock', '_migration', '_migration_lock']) {
           await sql`drop table if exists ${sql.table(`${fresh.tableName}${t}`)}`.execute(db);
@@ -86,11 +87,48 @@ for (const target of ALL_TARGETS) {
         const nowMs = Date.now();
         await sql`insert into ${sql.table(fresh.tableName)} (id, user_id, refresh_jti, security_stamp, created_at, last_activity_at, expires_at)
           values ('old-session', 'u1', 'jti', 'stamp', ${nowMs}, ${nowMs}, ${nowMs + 3_600_000})`.execute(db);
-        expect((await migrateToLatest(db, fresh)).applied).toEqual(['0003-session-name']);
+        expect((await migrateToLatest(db, fresh)).applied).toEqual(['0003-session-name', '0004-session-authentication']);
         const store = new KyselySessionStore(db, { tableName: fresh.tableName });
         expect((await store.findSession('old-session'))?.name).toBeNull();
         expect(await store.renameSession('old-session', 'u1', 'Old laptop', new Date(nowMs + 1000))).toBe(true);
         expect((await store.findSession('old-session'))?.name).toBe('Old laptop');
+      } finally {
+        for (const t of ['', '_user_lock', '_migration', '_migration_lock']) {
+          await sql`drop table if exists ${sql.table(`${fresh.tableName}${t}`)}`.execute(db);
+        }
+        await sql`drop table if exists ${sql.table(fresh.rateLimitTableName)}`.execute(db);
+      }
+    });
+
+    it('0004-session-authentication adds auth_time, amr and acr to a schema at 0003: old rows read authTime = created_at, amr [], and can step up', async (test) => {
+      if (database === null) return test.skip('its server is unreachable (named in the skip line above)');
+      const { db, tableName } = ready();
+      const fresh = { tableName: `${tableName}_a`, rateLimitTableName: `${tableName}_arl` };
+      const names = tableNames(fresh.tableName, fresh.rateLimitTableName);
+      const dialect = resolveDialect(db);
+      try {
+        const upTo0003 = new Migrator({
+          db,
+          provider: {
+            getMigrations: async () => ({
+              '0001-create-session': createSessionMigration(dialect, names),
+              '0002-create-rate-limit': createRateLimitMigration(dialect, names),
+              '0003-session-name': addSessionNameMigration(dialect, names),
+            }),
+          },
+          migrationTableName: names.migration,
+          migrationLockTableName: names.migrationLock,
+        });
+        expect((await upTo0003.migrateToLatest()).error).toBeUndefined();
+        const nowMs = Date.now();
+        await sql`insert into ${sql.table(fresh.tableName)} (id, user_id, refresh_jti, security_stamp, created_at, last_activity_at, expires_at)
+          values ('old-session', 'u1', 'jti', 'stamp', ${nowMs}, ${nowMs}, ${nowMs + 3_600_000})`.execute(db);
+        expect((await migrateToLatest(db, fresh)).applied).toEqual(['0004-session-authentication']);
+        const store = new KyselySessionStore(db, { tableName: fresh.tableName });
+        expect(await store.findSession('old-session')).toMatchObject({ authTime: new Date(nowMs), amr: [], acr: null });
+        const later = new Date(nowMs + 1000);
+        expect(await store.recordStepUp({ sessionId: 'old-session', userId: 'u1', authTime: later, amr: ['pwd'], acr: null, now: later })).toBe(true);
+        expect(await store.findSession('old-session')).toMatchObject({ authTime: later, amr: ['pwd'], acr: null });
       } finally {
         for (const t of ['', '_user_lock', '_migration', '_migration_lock']) {
           await sql`drop table if exists ${sql.table(`${fresh.tableName}${t}`)}`.execute(db);

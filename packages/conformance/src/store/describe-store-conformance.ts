@@ -13,6 +13,8 @@ import { purgeCases, touchCases } from './cases/touch-purge-cases.js';
 import { renameCases } from './cases/rename-cases.js';
 import { unicodeCases } from './cases/unicode-cases.js';
 import { verifyCases } from './cases/verify-cases.js';
+import { stepUpCases } from './cases/step-up-cases.js';
+import { expectAuthenticationFields } from './session-fixtures.js';
 import type { StoreCaseContext } from './store-case-context.js';
 
 /** One open store instance, and how to let go of it. */
@@ -46,6 +48,7 @@ export type StoreTestId =
   | 'expire-all-except'
   | 'touch'
   | 'rename'
+  | 'step-up'
   | 'purge'
   | 'cap'
   | 'admin'
@@ -62,7 +65,7 @@ export interface StoreConformanceOptions {
 }
 
 /** What a group needs beyond the required methods of the port; without it the group is skipped. */
-type Needs = 'admin-listing' | 'second-instance' | 'verify';
+type Needs = 'admin-listing' | 'second-instance' | 'verify' | 'step-up';
 
 const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseContext) => void, Needs?]> = [
   ['create', 'createSession', createCases],
@@ -76,6 +79,7 @@ const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseCo
   ['expire-all-except', 'expireAllForUser keeping one session (exceptSessionId)', expireAllExceptCases],
   ['touch', 'touchSession', touchCases],
   ['rename', 'renameSession', renameCases],
+  ['step-up', 'recordStepUp (RFC 9470 freshness)', stepUpCases, 'step-up'],
   ['purge', 'purgeExpired', purgeCases],
   ['cap', 'maxActiveSessions on createSession', capCases],
   ['admin', 'listSessionsForAdmin', adminCases, 'admin-listing'],
@@ -89,6 +93,7 @@ function missing(needs: Needs | undefined, underTest: StoreUnderTest, second: St
   if (needs === 'admin-listing' && underTest.store.listSessionsForAdmin === undefined) {
     return 'the store has no listSessionsForAdmin (an optional capability)';
   }
+  if (needs === 'step-up' && underTest.store.recordStepUp === undefined) return 'the store has no recordStepUp (an optional capability)';
   if (needs === 'second-instance' && second === null) return 'the store under test offers no openSecondInstance';
   if (needs === 'verify' && (underTest.store.checkSchema ?? underTest.store.verify) === undefined) {
     return 'the store has no checkSchema (an optional capability)';
@@ -119,6 +124,7 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
     beforeAll(async () => {
       underTest = await makeStore();
       second = (await underTest?.openSecondInstance?.()) ?? null;
+      expectAuthenticationFields(typeof underTest?.store.recordStepUp === 'function');
     });
     afterAll(async () => {
       await second?.close();
