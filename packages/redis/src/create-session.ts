@@ -14,6 +14,9 @@ export function copyNewRecord(session: NewSession): SessionRecord {
     expiredAt: null,
     location: session.location === null ? null : { ...session.location },
     name: null,
+    authTime: new Date((session.authTime ?? session.createdAt).getTime()),
+    amr: [...(session.amr ?? [])],
+    acr: session.acr ?? null,
   };
 }
 

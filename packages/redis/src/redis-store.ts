@@ -7,6 +7,7 @@ import type {
   ExpireAllOptions,
   RotateOutcome,
   RotateRefreshInput,
+  StepUpInput,
 } from '@sessauth/core/store';
 import { listSessionsForAdmin } from './admin-listing.js';
 import { checkPersistence, type PersistenceReport } from './check-persistence.js';
@@ -152,6 +153,15 @@ export class RedisSessionStore implements SessionStore {
       const { client, keys } = this.ctx;
       const renamed = await runScript(client, SCRIPTS.renameSession, [keys.session(userId, id)], [userId, name, now.getTime()]);
       return Number(renamed) === 1;
+    });
+  }
+
+  recordStepUp(input: StepUpInput): Promise<boolean> {
+    return guard('recordStepUp', this.timeoutMs, async () => {
+      const { client, keys } = this.ctx;
+      const { sessionId, userId } = input;
+      const args = [userId, input.now.getTime(), input.authTime.getTime(), JSON.stringify(input.amr), input.acr ?? ''];
+      return Number(await runScript(client, SCRIPTS.recordStepUp, [keys.session(userId, sessionId)], args)) === 1;
     });
   }
 

@@ -27,6 +27,9 @@ export function sessionFields(session: NewSession): string[] {
   if (session.userAgent !== null) fields.push('userAgent', session.userAgent);
   if (session.browser !== null) fields.push('browser', session.browser);
   if (session.location !== null) fields.push('location', JSON.stringify(session.location));
+  // RFC 9470 freshness: absent on hashes written before it (read as createdAt and []).
+  fields.push('authTime', String((session.authTime ?? session.createdAt).getTime()), 'amr', JSON.stringify(session.amr ?? []));
+  if (session.acr !== undefined && session.acr !== null) fields.push('acr', session.acr);
   return fields;
 }
 
@@ -59,7 +62,21 @@ export function hashToRecord(hash: Record<string, string>): SessionRecord | null
     browser: hash.browser ?? null,
     location: hash.location === undefined ? null : (JSON.parse(hash.location) as Location),
     name: hash.name ?? null,
+    authTime: toDate(hash.authTime ?? hash.createdAt),
+    amr: parseAmr(hash.amr),
+    acr: hash.acr ?? null,
   };
+}
+
+/** The methods are policy data: an unreadable value reads as unknown ([]). */
+function parseAmr(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : [];
+  } catch {
+    return [];
+  }
 }
 
 function toDate(millis: string | undefined): Date {

@@ -5,6 +5,7 @@ import { EXPIRE_ALL_LUA, EXPIRE_SESSION_LUA, TOUCH_SESSION_LUA } from './expire-
 import { LIST_ACTIVE_LUA } from './list-active.lua.js';
 import { PURGE_USER_LUA } from './purge-user.lua.js';
 import { RATE_LIMIT_HIT_LUA } from './rate-limit-hit.lua.js';
+import { RECORD_STEP_UP_LUA } from './record-step-up.lua.js';
 import { RENAME_SESSION_LUA } from './rename-session.lua.js';
 import { ROTATE_REFRESH_LUA } from './rotate-refresh.lua.js';
 
@@ -17,6 +18,7 @@ export const SCRIPTS = {
   expireAll: luaScript(EXPIRE_ALL_LUA, 1),
   touchSession: luaScript(TOUCH_SESSION_LUA, 1),
   renameSession: luaScript(RENAME_SESSION_LUA, 1),
+  recordStepUp: luaScript(RECORD_STEP_UP_LUA, 1),
   listActive: luaScript(LIST_ACTIVE_LUA, 1),
   purgeUser: luaScript(PURGE_USER_LUA, 2),
   rateLimitHit: luaScript(RATE_LIMIT_HIT_LUA, 1),
