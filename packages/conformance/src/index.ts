@@ -14,6 +14,7 @@ export {
 export { describeAdapterConformance } from './http/describe-adapter-conformance.js';
 export { ADAPTER_TEST_IDS, type AdapterSkipEntry, type AdapterTestId, type AdapterTestTopic } from './http/adapter-test-ids.js';
 export { serveOnLoopback } from './http/serve-on-loopback.js';
+export { FRESH_ROUTE_RULE } from './http/step-up-suite.js';
 export type {
   AdapterConformanceInput,
   AdapterConformanceOptions,

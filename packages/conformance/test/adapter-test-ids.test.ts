@@ -16,6 +16,7 @@ const TOPICS = [
   'access-token/',
   'sessions/',
   'logout/',
+  'step-up/',
   'transport/',
   'csrf/',
   'content-type/',

@@ -1,6 +1,6 @@
 import type { Sessauth, SetPassword } from '@sessauth/core';
 import { createFetchHandler, type FetchHandler, type WaitUntil } from '@sessauth/fetch';
-import { honoOptionalAuth, honoRequireAuth, honoSessauth } from '@sessauth/fetch/hono';
+import { honoOptionalAuth, honoRequireAuth, honoRequireFresh, honoSessauth } from '@sessauth/fetch/hono';
 import { Hono } from 'hono';
 import type { MountKind } from './engine-setup.js';
 import type { HostUser } from './remote-engine.js';
@@ -8,11 +8,14 @@ import type { HostUser } from './remote-engine.js';
 /** One request with its direct peer, as the runtime hands it over (Bun's requestIP, Deno's remoteAddr...). */
 export type PeerHandler = (request: Request, peer: string | undefined, ctx?: WaitUntil) => Promise<Response>;
 
-/** The conformance app (`MountApp` in @sessauth/conformance): the seven endpoints, `/me`, `/me/optional`, `/me/password`. */
+/** The conformance app (`MountApp` in @sessauth/conformance): the seven endpoints, `/me`, `/me/fresh`, `/me/optional`, `/me/password`. */
 export function conformanceRoutes(kind: MountKind, auth: Sessauth<HostUser>, setPassword: SetPassword<HostUser>): PeerHandler {
   const sessauth = createFetchHandler(auth);
   return kind === 'hono' ? honoRoutes(sessauth, setPassword) : fetchRoutes(sessauth, setPassword);
 }
+
+/** `FRESH_ROUTE_RULE` of @sessauth/conformance (not imported: this file runs inside Bun, Deno and workerd). */
+const FRESH_ROUTE_RULE = { maxAgeSeconds: 300 } as const;
 
 const whoIs = (user: HostUser) => ({ id: user.id, username: user.username });
 
@@ -26,6 +29,10 @@ function fetchRoutes(sessauth: FetchHandler<HostUser>, setPassword: SetPassword<
     try {
       if (request.method === 'GET' && path === '/me') {
         const { user, session } = await sessauth.authenticate(request, ctx);
+        return Response.json({ user: whoIs(user), session: { id: session.id } });
+      }
+      if (request.method === 'GET' && path === '/me/fresh') {
+        const { user, session } = await sessauth.requireFresh(request, FRESH_ROUTE_RULE, ctx);
         return Response.json({ user: whoIs(user), session: { id: session.id } });
       }
       if (request.method === 'GET' && path === '/me/optional') {
@@ -49,6 +56,9 @@ function honoRoutes(sessauth: FetchHandler<HostUser>, setPassword: SetPassword<H
   const app = new Hono<Env>();
   app.use(honoSessauth(sessauth, connOf));
   app.get('/me', honoRequireAuth(sessauth), (c) => c.json({ user: whoIs(c.var.auth.user), session: { id: c.var.auth.session.id } }));
+  app.get('/me/fresh', honoRequireFresh(sessauth, FRESH_ROUTE_RULE), (c) =>
+    c.json({ user: whoIs(c.var.auth.user), session: { id: c.var.auth.session.id } }),
+  );
   app.get('/me/optional', honoOptionalAuth(sessauth), (c) => c.json({ user: c.var.auth === null ? null : whoIs(c.var.auth.user) }));
   app.post('/me/password', honoRequireAuth(sessauth), (c) =>
     sessauth.changePassword(c.req.raw, c.var.auth, setPassword, connOf(c), executionCtxOf(c)),

@@ -75,6 +75,16 @@ export const ADAPTER_TEST_IDS = [
   'logout/clears-cookie-both',
   'logout/invalidate-all',
   'logout/rows-stay-until-purged',
+  // step-up-suite.ts
+  'step-up/fresh-route-challenge',
+  'step-up/reauthenticate',
+  'step-up/reauthenticate-wrong-password',
+  'step-up/reauthenticate-request-rules',
+  'step-up/reauthenticate-throttled',
+  'step-up/reauthenticate-csrf',
+  'step-up/refresh-keeps-auth-time',
+  'step-up/sensitive-actions-stale',
+  'step-up/sensitive-actions-off',
   // transport-suite.ts
   'transport/body',
   'transport/cookie',

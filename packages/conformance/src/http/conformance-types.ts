@@ -34,6 +34,8 @@ export interface ConformanceHost {
  *   with guard failures answered by the core's error response (`auth.errorResponse(err)`),
  * - serve `GET /me/optional` behind the adapter's optional guard, answering 200 `{"user":{"id","username"}}`
  *   with a valid token and `{"user":null}` without an `Authorization` header (a bad token: the core's error),
+ * - serve `GET /me/fresh` behind the adapter's `requireFresh(auth, FRESH_ROUTE_RULE)`, answering as `GET /me`
+ *   (a stale session: the core's 401 `insufficient_user_authentication`),
  * - serve `POST /me/password` behind the same guard, answered by
  *   `auth.changePassword(<the adapter's SessauthRequest>, <the guard's context>, host.setPassword)`,
  *   with the body left unread for the core (no framework body parser on that route),

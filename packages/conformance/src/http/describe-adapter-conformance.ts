@@ -17,6 +17,7 @@ import { keyRotationSuite } from './key-rotation-suite.js';
 import { loginFloodSuite } from './login-flood-suite.js';
 import { loginSuite } from './login-suite.js';
 import { logoutSuite } from './logout-suite.js';
+import { stepUpSuite } from './step-up-suite.js';
 import { oneAnswerSuite } from './one-answer-suite.js';
 import { openApiViolations } from './openapi/openapi-check.js';
 import { recordResponsesOf, stopRecording, type RecordedResponse } from './openapi/response-recorder.js';
@@ -100,6 +101,7 @@ export function describeAdapterConformance(name: string, input: AdapterConforman
     sessionsSuite(kit);
     sessionNamesSuite(kit);
     logoutSuite(kit);
+    stepUpSuite(kit);
     transportSuite(kit);
     csrfSuite(kit);
     contentTypeSuite(kit);

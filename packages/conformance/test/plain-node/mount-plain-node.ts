@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { serveOnLoopback, type MountApp } from '@sessauth/conformance';
+import { FRESH_ROUTE_RULE, serveOnLoopback, type MountApp } from '@sessauth/conformance';
 import { authorizationOf, sessauthListener, toSessauthRequest, writeSessauthResponse } from './plain-node-adapter.js';
 
 function sendJson(res: ServerResponse, body: unknown): void {
@@ -14,6 +14,12 @@ export const mountPlainNode: MountApp = async (auth, host) =>
       try {
         if (req.method === 'GET' && path === '/me') {
           const { user, session } = await auth.authenticate(authorizationOf(req));
+          return sendJson(res, { user: { id: user.id, username: user.username }, session: { id: session.id } });
+        }
+        if (req.method === 'GET' && path === '/me/fresh') {
+          const context = await auth.authenticate(authorizationOf(req));
+          auth.assertFresh(context, FRESH_ROUTE_RULE);
+          const { user, session } = context;
           return sendJson(res, { user: { id: user.id, username: user.username }, session: { id: session.id } });
         }
         if (req.method === 'GET' && path === '/me/optional') {

@@ -1,13 +1,17 @@
 import express, { type Request, type Response } from 'express';
-import { getAuth, getOptionalAuth, optionalAuth, requireAuth, sessauthMiddleware } from '@sessauth/express';
+import { getAuth, getOptionalAuth, optionalAuth, requireAuth, requireFresh, sessauthMiddleware } from '@sessauth/express';
 import { toSessauthRequest, writeSessauthResponse } from '@sessauth/node-http';
-import { serveOnLoopback, type MountApp } from '@sessauth/conformance';
+import { FRESH_ROUTE_RULE, serveOnLoopback, type MountApp } from '@sessauth/conformance';
 
 /** The conformance app on Express: the sessauth router, then GET /me and POST /me/password behind `requireAuth`. */
 export const mountExpress: MountApp = async (auth, host) => {
   const app = express();
   app.use(sessauthMiddleware(auth));
   app.get('/me', requireAuth(auth), (req: Request, res: Response) => {
+    const { user, session } = getAuth(auth, req);
+    res.json({ user: { id: user.id, username: user.username }, session: { id: session.id } });
+  });
+  app.get('/me/fresh', requireFresh(auth, FRESH_ROUTE_RULE), (req: Request, res: Response) => {
     const { user, session } = getAuth(auth, req);
     res.json({ user: { id: user.id, username: user.username }, session: { id: session.id } });
   });

@@ -1,8 +1,8 @@
 import Fastify from 'fastify';
 import type { AuthContext } from '@sessauth/core';
-import { getAuth, sessauthPlugin, sessauthFrameworkErrors } from '@sessauth/fastify';
+import { getAuth, requireFresh, sessauthPlugin, sessauthFrameworkErrors } from '@sessauth/fastify';
 import { toSessauthRequest } from '@sessauth/node-http';
-import type { AppUnderTest, ConformanceUser, MountApp } from '@sessauth/conformance';
+import { FRESH_ROUTE_RULE, type AppUnderTest, type ConformanceUser, type MountApp } from '@sessauth/conformance';
 
 /**
  * The conformance app on Fastify: the plugin (and its `frameworkErrors` hook, so that URLs
@@ -13,6 +13,10 @@ export const mountFastify: MountApp = async (auth, host) => {
   const app = Fastify({ forceCloseConnections: true, frameworkErrors: sessauthFrameworkErrors(auth) });
   await app.register(sessauthPlugin, { auth });
   app.get('/me', { preHandler: app.requireAuth }, async (request) => {
+    const { user, session } = getAuth(request) as AuthContext<ConformanceUser>;
+    return { user: { id: user.id, username: user.username }, session: { id: session.id } };
+  });
+  app.get('/me/fresh', { preHandler: requireFresh(auth, FRESH_ROUTE_RULE) }, async (request) => {
     const { user, session } = getAuth(request) as AuthContext<ConformanceUser>;
     return { user: { id: user.id, username: user.username }, session: { id: session.id } };
   });

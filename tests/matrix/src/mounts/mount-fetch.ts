@@ -2,8 +2,8 @@ import { getRequestListener } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context } from 'hono';
 import { createFetchHandler } from '@sessauth/fetch';
-import { honoOptionalAuth, honoRequireAuth, honoSessauth } from '@sessauth/fetch/hono';
-import { serveOnLoopback, type MountApp } from '@sessauth/conformance';
+import { honoOptionalAuth, honoRequireAuth, honoRequireFresh, honoSessauth } from '@sessauth/fetch/hono';
+import { FRESH_ROUTE_RULE, serveOnLoopback, type MountApp } from '@sessauth/conformance';
 
 /**
  * The conformance app on the Fetch adapter, inside Hono on @hono/node-server (a real
@@ -16,6 +16,10 @@ export const mountFetch: MountApp = async (auth, host) => {
   const app = new Hono();
   app.use(honoSessauth(sessauth, connOf));
   app.get('/me', honoRequireAuth(sessauth), (c) => {
+    const { user, session } = c.var.auth;
+    return c.json({ user: { id: user.id, username: user.username }, session: { id: session.id } });
+  });
+  app.get('/me/fresh', honoRequireFresh(sessauth, FRESH_ROUTE_RULE), (c) => {
     const { user, session } = c.var.auth;
     return c.json({ user: { id: user.id, username: user.username }, session: { id: session.id } });
   });

@@ -1,17 +1,24 @@
 import Koa from 'koa';
-import { optionalAuth, requireAuth, sessauthMiddleware } from '@sessauth/koa';
+import { optionalAuth, requireAuth, requireFresh, sessauthMiddleware } from '@sessauth/koa';
 import { toSessauthRequest } from '@sessauth/node-http';
-import { serveOnLoopback, type ConformanceUser, type MountApp } from '@sessauth/conformance';
+import { FRESH_ROUTE_RULE, serveOnLoopback, type ConformanceUser, type MountApp } from '@sessauth/conformance';
 
 /** The conformance app on Koa: the sessauth middleware, then GET /me and POST /me/password behind `requireAuth` (no router). */
 export const mountKoa: MountApp = async (auth, host) => {
   const app = new Koa();
   const guard = requireAuth<ConformanceUser>(auth);
   const maybe = optionalAuth<ConformanceUser>(auth);
+  const fresh = requireFresh<ConformanceUser>(auth, FRESH_ROUTE_RULE);
   app.use(sessauthMiddleware(auth));
   app.use(async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/me') {
       return guard(ctx, async () => {
+        const { user, session } = ctx.state.auth;
+        ctx.body = { user: { id: user.id, username: user.username }, session: { id: session.id } };
+      });
+    }
+    if (ctx.method === 'GET' && ctx.path === '/me/fresh') {
+      return fresh(ctx, async () => {
         const { user, session } = ctx.state.auth;
         ctx.body = { user: { id: user.id, username: user.username }, session: { id: session.id } };
       });
