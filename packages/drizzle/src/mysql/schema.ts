@@ -57,6 +57,11 @@ export function sessauthMysqlTables(options: SessauthMysqlTableOptions = {}) {
       location: text('location'),
       /** The device name its user gave it; null until named. */
       name: varchar('name', 64),
+      /** When the user last proved who they are (RFC 9470); null on older rows: `createdAt`. */
+      authTime: millis('auth_time'),
+      /** RFC 8176 method names as a JSON array; null on older rows: []. */
+      amr: varchar('amr', 1024),
+      acr: varchar('acr', 255),
     },
     (t) => [
       index(names.index.userActive).on(t.userId, t.expiredAt, t.createdAt, t.id),

@@ -15,6 +15,9 @@ export type TableRole = keyof typeof TABLE_STEPS;
 /** Columns added after their table was created, by database name. */
 export const COLUMN_STEPS: Readonly<Record<string, string>> = {
   name: '0003-session-name',
+  auth_time: '0004-session-authentication',
+  amr: '0004-session-authentication',
+  acr: '0004-session-authentication',
 };
 
 export function stepOf(role: TableRole, column: string): string {

@@ -7,6 +7,7 @@ import type {
   RotateRefreshInput,
   SessionRecord,
   SessionStore,
+  StepUpInput,
 } from '@sessauth/core/store';
 import { and, desc, eq, isNull, lt, ne } from 'drizzle-orm';
 import { listSessionsForAdmin } from './admin-listing.js';
@@ -14,6 +15,7 @@ import { StoreCollationError } from './collation-error.js';
 import { activeOf } from './conditions.js';
 import { guard } from './guard.js';
 import { purgeExpired } from './purge-expired.js';
+import { recordStepUp } from './record-step-up.js';
 import { renameSession } from './rename-session.js';
 import type { DrizzleDatabase } from './resolve-engine.js';
 import { rotateRefresh } from './rotate-refresh.js';
@@ -87,6 +89,10 @@ export class DrizzleSessionStore implements SessionStore {
 
   renameSession(id: string, userId: string, name: string, now: Date): Promise<boolean> {
     return this.#guard('renameSession', () => renameSession(this.#ctx, id, userId, name, now));
+  }
+
+  recordStepUp(input: StepUpInput): Promise<boolean> {
+    return this.#guard('recordStepUp', () => recordStepUp(this.#ctx, input));
   }
 
   /** Never revives a revoked row, never moves activity backwards. */

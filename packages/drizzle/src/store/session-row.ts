@@ -20,6 +20,11 @@ export interface SessionRow {
   browser: string | null;
   location: string | null;
   name: string | null;
+  /** Null on rows from before step 0004: the session's `createdAt`. */
+  authTime: number | null;
+  /** A JSON array of method names; null on older rows: []. */
+  amr: string | null;
+  acr: string | null;
 }
 
 /** The row a login inserts; a revoked newcomer (out-of-order logins past the cap) gets `expiredAt`. */
@@ -39,6 +44,9 @@ export function toInsertRow(session: NewSession): SessionRow {
     browser: session.browser,
     location: session.location === null ? null : JSON.stringify(session.location),
     name: null,
+    authTime: (session.authTime ?? session.createdAt).getTime(),
+    amr: JSON.stringify(session.amr ?? []),
+    acr: session.acr ?? null,
   };
 }
 
@@ -57,7 +65,21 @@ export function toRecord(row: SessionRow): SessionRecord {
     browser: row.browser,
     location: parseLocation(row.location),
     name: row.name ?? null,
+    authTime: new Date(Number(row.authTime ?? row.createdAt)),
+    amr: parseAmr(row.amr),
+    acr: row.acr ?? null,
   };
+}
+
+/** The methods are policy data: an unreadable value reads as unknown ([]). */
+function parseAmr(text: string | null | undefined): string[] {
+  if (text === null || text === undefined) return [];
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The location is display data: an unreadable value is dropped, not fatal. */
