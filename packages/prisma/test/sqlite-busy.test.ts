@@ -10,7 +10,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PrismaRateLimitStore, PrismaSessionStore } from '../src/index.js';
 import { PrismaClient } from './.generated/sqlite/client/client.js';
 
-const MIGRATION = new URL('../prisma/sqlite/migrations/0001_sessauth_init/migration.sql', import.meta.url);
+const MIGRATIONS = ['0001_sessauth_init', '0002_sessauth_session_authentication'].map(
+  (step) => new URL(`../prisma/sqlite/migrations/${step}/migration.sql`, import.meta.url),
+);
 
 // Another process holds SQLite's write lock (here a second connection to the same file, which
 // SQLite treats exactly like another process). With the driver's busy wait off (`timeout: 0`, as
@@ -26,7 +28,7 @@ describe('SQLite: a write lock held by another process', () => {
     file = join(dir, 'sessions.db');
     other = new Database(file, { timeout: 0 });
     other.pragma('journal_mode = WAL');
-    other.exec(readFileSync(MIGRATION, 'utf8'));
+    for (const migration of MIGRATIONS) other.exec(readFileSync(migration, 'utf8'));
     prisma = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 0 }) });
   });
   afterEach(async () => {

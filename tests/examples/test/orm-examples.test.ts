@@ -86,11 +86,14 @@ describe.each(EXAMPLES)('the $name example keeps users and sessions in its own d
 });
 
 describe('the Prisma example adds the files @sessauth/prisma ships, unchanged', () => {
-  it("prisma/sessauth.prisma and its sessauth migration are the package's SQLite model block and migration", () => {
+  it("prisma/sessauth.prisma and its sessauth migrations are the package's SQLite model block and migrations", () => {
     const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
     expect(read('examples/prisma/prisma/sessauth.prisma')).toBe(read('packages/prisma/prisma/sqlite/sessauth.prisma'));
     expect(read('examples/prisma/prisma/migrations/20261201000100_sessauth/migration.sql')).toBe(
       read('packages/prisma/prisma/sqlite/migrations/0001_sessauth_init/migration.sql'),
+    );
+    expect(read('examples/prisma/prisma/migrations/20261201000200_sessauth_session_authentication/migration.sql')).toBe(
+      read('packages/prisma/prisma/sqlite/migrations/0002_sessauth_session_authentication/migration.sql'),
     );
   });
 });

@@ -108,8 +108,11 @@ async function prismaClientClass(
   return module.PrismaClient;
 }
 
+/** Every migration the package ships for the provider, in order, as one script. */
 const migration = (folder: string) =>
-  readFileSync(join(prismaPackage, 'prisma', folder, 'migrations', '0001_sessauth_init', 'migration.sql'), 'utf8');
+  ['0001_sessauth_init', '0002_sessauth_session_authentication']
+    .map((step) => readFileSync(join(prismaPackage, 'prisma', folder, 'migrations', step, 'migration.sql'), 'utf8'))
+    .join('\n');
 
 /** The Prisma store in a namespace of this cell's own (a schema, a database, a file), its tables made by the package's migration. */
 export function prismaStore(provider: PrismaProvider, url: string): StoreFactory {

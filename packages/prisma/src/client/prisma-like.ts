@@ -20,6 +20,11 @@ export interface SessionModel {
   browser: string | null;
   location: string | null;
   name: string | null;
+  /** Step 0004 (RFC 9470 step-up); null on older rows: `createdAt`. */
+  authTime?: bigint | number | null;
+  /** A JSON array of RFC 8176 method names; null on older rows: []. */
+  amr?: string | null;
+  acr?: string | null;
 }
 
 type Instant = number | bigint;
@@ -45,6 +50,9 @@ export interface SessionData {
   lastActivityAt?: Instant;
   expiredAt?: Instant;
   name?: string;
+  authTime?: Instant;
+  amr?: string;
+  acr?: string | null;
 }
 
 type Order = 'asc' | 'desc';

@@ -31,6 +31,7 @@ export const SCHEMA_STEPS: ReadonlyArray<readonly [step: string, role: TableRole
   ['0001-create-session', 'userLock', ['user_id']],
   ['0002-create-rate-limit', 'rateLimit', ['counter_key', 'count', 'reset_at']],
   ['0003-session-name', 'session', ['name']],
+  ['0004-session-authentication', 'session', ['auth_time', 'amr', 'acr']],
 ];
 
 export interface ExpectedColumn {

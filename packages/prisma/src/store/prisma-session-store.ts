@@ -8,6 +8,7 @@ import type {
   RotateRefreshInput,
   SessionRecord,
   SessionStore,
+  StepUpInput,
 } from '@sessauth/core/store';
 import type { SessauthPrismaClient } from '../client/prisma-like.js';
 import { listSessionsForAdmin } from './admin-listing.js';
@@ -99,6 +100,29 @@ export class PrismaSessionStore implements SessionStore {
       if ((await this.#sessions.updateMany({ where: { id, ...activeOf(userId, nowMs) }, data: { name } })).count > 0) return true;
       const row = await this.#sessions.findUnique({ where: { id } });
       return row !== null && row.userId === userId && isActiveRow(row, nowMs) && row.name === name;
+    });
+  }
+
+  /**
+   * A step-up: one conditional UPDATE on id, owner and liveness sets `auth_time`, `amr` and `acr`
+   * together (one statement: atomic). Where the engine counts only changed rows, writing the
+   * very values it holds is settled by a re-read, as for a rename.
+   */
+  recordStepUp(input: StepUpInput): Promise<boolean> {
+    return this.#guard('recordStepUp', async () => {
+      const nowMs = input.now.getTime();
+      const data = { authTime: input.authTime.getTime(), amr: JSON.stringify(input.amr), acr: input.acr };
+      const where = { id: input.sessionId, ...activeOf(input.userId, nowMs) };
+      if ((await this.#sessions.updateMany({ where, data })).count > 0) return true;
+      const row = await this.#sessions.findUnique({ where: { id: input.sessionId } });
+      return (
+        row !== null &&
+        row.userId === input.userId &&
+        isActiveRow(row, nowMs) &&
+        Number(row.authTime) === data.authTime &&
+        row.amr === data.amr &&
+        (row.acr ?? null) === data.acr
+      );
     });
   }
 

@@ -19,6 +19,9 @@ export function toInsertRow(session: NewSession): SessionModel {
     browser: session.browser,
     location: session.location === null ? null : JSON.stringify(session.location),
     name: null,
+    authTime: (session.authTime ?? session.createdAt).getTime(),
+    amr: JSON.stringify(session.amr ?? []),
+    acr: session.acr ?? null,
   };
 }
 
@@ -38,7 +41,21 @@ export function toRecord(row: SessionModel): SessionRecord {
     browser: row.browser,
     location: parseLocation(row.location),
     name: row.name ?? null,
+    authTime: new Date(Number(row.authTime ?? row.createdAt)),
+    amr: parseAmr(row.amr),
+    acr: row.acr ?? null,
   };
+}
+
+/** The methods are policy data: an unreadable value reads as unknown ([]). */
+function parseAmr(text: string | null | undefined): string[] {
+  if (text === null || text === undefined) return [];
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The location is display data: an unreadable value is dropped, not fatal. */

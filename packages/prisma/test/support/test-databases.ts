@@ -57,8 +57,11 @@ export interface TestTarget {
   open(tables?: Tables): Promise<TestDatabase | null>;
 }
 
+/** Every migration of the provider's folder, in order, as one script. */
 const migration = (folder: string) =>
-  readFileSync(fileURLToPath(new URL(`../../prisma/${folder}/migrations/0001_sessauth_init/migration.sql`, import.meta.url)), 'utf8');
+  ['0001_sessauth_init', '0002_sessauth_session_authentication']
+    .map((step) => readFileSync(fileURLToPath(new URL(`../../prisma/${folder}/migrations/${step}/migration.sql`, import.meta.url)), 'utf8'))
+    .join('\n');
 
 const suffix = () => randomBytes(4).toString('hex');
 
