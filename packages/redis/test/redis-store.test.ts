@@ -46,6 +46,22 @@ describe('RedisSessionStore on a real Redis: layout, TTLs, repair, scripts', () 
     }
   });
 
+  it('a hash written before step-up (no authTime, amr, acr) reads authTime = createdAt and amr [], and can step up', async (test) => {
+    if (client === null) return test.skip('its server is unreachable (named in the skip line above)');
+    const session = newSessionFixture({ acr: 'urn:example:old' });
+    const store = newStore();
+    await store.createSession({ session, maxActiveSessions: 5 });
+    const hashKey = keys.session(session.userId, session.id);
+    expect(await redis().hmget(hashKey, 'authTime', 'amr', 'acr')).toEqual([String(session.createdAt.getTime()), '["pwd"]', 'urn:example:old']);
+    await redis().hdel(hashKey, 'authTime', 'amr', 'acr');
+    expect(await store.findSession(session.id)).toMatchObject({ authTime: session.createdAt, amr: [], acr: null });
+    const later = new Date(session.createdAt.getTime() + 60_000);
+    expect(await store.recordStepUp({ sessionId: session.id, userId: session.userId, authTime: later, amr: ['otp'], acr: null, now: later })).toBe(
+      true,
+    );
+    expect(await redis().hmget(hashKey, 'authTime', 'amr', 'acr')).toEqual([String(later.getTime()), '["otp"]', null]);
+  });
+
   it('shortens a revoked session to the retention window and drops it from the active index', async (test) => {
     if (client === null) return test.skip('its server is unreachable (named in the skip line above)');
     const session = newSessionFixture();
