@@ -68,13 +68,22 @@ export class AuthApi {
     }
   }
 
+  /**
+   * `POST reauthenticate/` (RFC 9470 step-up) with the current password behind the access token:
+   * the session's sign-in is now. Throws `SessauthClientError` (`invalid_credentials`...).
+   */
+  async reauthenticate(password: string, accessToken: string): Promise<void> {
+    const response = await this.post('reauthenticate/', { password }, undefined, { authorization: `Bearer ${accessToken}` });
+    if (!response.ok) throw await errorOf(response);
+  }
+
   /** A JSON POST; in cookie transport with `X-CSRFToken`, renewed once after `403 csrf_failed`. */
-  private async post(path: string, body: unknown, signal?: AbortSignal): Promise<Response> {
+  private async post(path: string, body: unknown, signal?: AbortSignal, extraHeaders: Record<string, string> = {}): Promise<Response> {
     const cookie = this.target.transport === 'cookie';
     const send = (csrfToken: string | null): Promise<Response> =>
       this.target.fetch(this.target.url(path), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(csrfToken === null ? {} : { 'x-csrftoken': csrfToken }) },
+        headers: { 'content-type': 'application/json', ...extraHeaders, ...(csrfToken === null ? {} : { 'x-csrftoken': csrfToken }) },
         body: JSON.stringify(body),
         credentials: cookie ? 'include' : 'same-origin',
         ...(signal === undefined ? {} : { signal }),

@@ -14,6 +14,8 @@ export interface FetchTarget {
   resolve(input: RequestInfo | URL): RequestInfo | URL;
   readonly coordinator: RefreshCoordinator;
   readonly state: SessionState;
+  /** A route asked for a fresher or stronger sign-in (RFC 9470): the client's `step-up-required` event. */
+  onStepUpRequired(url: string, challenge: string): void;
 }
 
 /** A copy of `request` carrying `Authorization: Bearer <token>`. */
@@ -43,6 +45,7 @@ export async function authedFetch(target: FetchTarget, input: RequestInfo | URL,
     if (response.status !== 401) return response;
     code = await codeOf(response.clone());
   }
+  if (code === 'insufficient_user_authentication') target.onStepUpRequired(base.url, response.headers.get('www-authenticate') ?? '');
   // Only if we still hold that token: a newer session (a login meanwhile) is not affected.
   if (code !== null && DEAD_SESSION.has(code) && target.state.token?.raw === token.raw) {
     await target.coordinator.endSession('revoked');

@@ -103,6 +103,7 @@ export class SessauthClient {
         resolve: (i) => this.config.resolve(i),
         coordinator: this.coordinator,
         state: this.state,
+        onStepUpRequired: (url, challenge) => this.emitter.emit('step-up-required', { url, ...stepUpChallenge(challenge) }),
       },
       input,
       init,
@@ -140,6 +141,23 @@ export class SessauthClient {
     const row: unknown = await response.json();
     if (typeof row !== 'object' || row === null || Array.isArray(row)) throw new SessauthClientError('bad_response', response.status);
     return row as SessionInfo;
+  }
+
+  /**
+   * Step-up (RFC 9470): proves the user again with the current password (`POST reauthenticate/`),
+   * so the session's sign-in is now and routes under a freshness rule let it in, then refreshes
+   * so every tab holds an access token carrying the new `auth_time`. Throws `SessauthClientError`
+   * (`invalid_credentials` for a wrong password, which signs no one out).
+   */
+  async stepUp(password: string): Promise<void> {
+    await this.api.reauthenticate(password, await this.accessToken()).catch(networkError);
+    await this.refresh();
+  }
+
+  /** Signs every other device of the user out; this one stays signed in. */
+  async logoutOthers(): Promise<void> {
+    const response = await this.fetch(this.config.authUrl('logout/others/'), { method: 'POST' });
+    if (!response.ok) throw await this.failure(response);
   }
 
   /** Signs this device out (every tab of it). */
@@ -225,6 +243,18 @@ export class SessauthClient {
 /** Creates a client; in a browser with no options it talks cookie transport to `/auth` of the page's origin. */
 export function createSessauthClient(options: SessauthClientOptions = {}): SessauthClient {
   return new SessauthClient(options);
+}
+
+/** The `max_age` and `acr_values` of an RFC 9470 challenge (`WWW-Authenticate: Bearer error="insufficient_user_authentication", ...`). */
+function stepUpChallenge(header: string): { maxAgeSeconds: number | null; acrValues: string[] } {
+  const param = (name: string) => new RegExp(`(?:^|[\\s,])${name}\\s*=\\s*(?:"([^"]*)"|([^\\s,]+))`, 'i').exec(header);
+  const maxAge = param('max_age');
+  const acr = param('acr_values');
+  const seconds = Number(maxAge?.[1] ?? maxAge?.[2]);
+  return {
+    maxAgeSeconds: maxAge !== null && Number.isSafeInteger(seconds) && seconds >= 0 ? seconds : null,
+    acrValues: (acr?.[1] ?? acr?.[2] ?? '').split(' ').filter((value) => value !== ''),
+  };
 }
 
 function networkError(error: unknown): never {

@@ -37,6 +37,12 @@ export interface SessauthClientEvents {
   'signed-in': { readonly via: 'login' | 'restore' | 'other-tab'; readonly expiresAt: Date };
   refreshed: { readonly source: TabSource; readonly expiresAt: Date };
   'signed-out': { readonly reason: SignOutReason; readonly source: TabSource };
+  /**
+   * A route answered 401 `insufficient_user_authentication` (RFC 9470): the session is fine but
+   * its sign-in is too old (`maxAgeSeconds`) or too weak (`acrValues`). Ask for the password and
+   * call `stepUp(password)`, then retry. Nobody is signed out.
+   */
+  'step-up-required': { readonly url: string; readonly maxAgeSeconds: number | null; readonly acrValues: readonly string[] };
 }
 
 export type SessauthClientEventName = keyof SessauthClientEvents;

@@ -53,7 +53,12 @@ export class FakeBrowser {
         refreshThrottleRate: '0',
       },
       store: server.store,
-      users: { findById: async (id) => (id === ALICE.id ? ALICE : null), idOf: (u) => u.id, securityStamp: () => 'stamp-1' },
+      users: {
+        findById: async (id) => (id === ALICE.id ? ALICE : null),
+        idOf: (u) => u.id,
+        securityStamp: () => 'stamp-1',
+        usernameOf: (u) => u.username,
+      },
       authenticator: async (body) => {
         if (body.username === 'alice' && body.password === 'pw') return ALICE;
         throw new SessauthError('invalid_credentials');
@@ -140,9 +145,12 @@ export class FakeBrowser {
     const { auth } = this.server;
     const handled = await auth.handle(request);
     if (handled !== null) return handled;
-    if (request.path !== '/me') return { status: 404, headers: {}, setCookies: [], body: null };
+    if (request.path !== '/me' && request.path !== '/me/fresh') return { status: 404, headers: {}, setCookies: [], body: null };
     try {
-      const { user, session } = await auth.authenticate({ authorization: request.headers.get('authorization') });
+      const context = await auth.authenticate({ authorization: request.headers.get('authorization') });
+      // GET /me/fresh: a route under RFC 9470's freshness rule (a sign-in of the last 5 minutes).
+      if (request.path === '/me/fresh') auth.assertFresh(context, { maxAgeSeconds: 300 });
+      const { user, session } = context;
       return {
         status: 200,
         headers: { 'content-type': 'application/json' },
