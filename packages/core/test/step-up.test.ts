@@ -162,6 +162,12 @@ describe('freshness (RFC 9470) in the core', () => {
     await expect(auth.stepUp('someone-else', created.session_id, { amr: ['otp'] })).rejects.toMatchObject({ code: 'session_expired' });
     await expect(auth.stepUp(alice.id, created.session_id, { amr: ['no spaces allowed'] })).rejects.toBeInstanceOf(IntegrationError);
     await expect(auth.stepUp(alice.id, created.session_id, { amr: ['otp'], acr: 'a"b' })).rejects.toBeInstanceOf(IntegrationError);
+    // The longest accepted (8 values of 32 characters, an acr of 255) fit every store; one more is refused.
+    const longest = Array.from({ length: 8 }, (_, index) => `${index}`.padEnd(32, 'x'));
+    await expect(auth.stepUp(alice.id, created.session_id, { amr: longest, acr: 'a'.repeat(255) })).resolves.toHaveProperty('access_token');
+    await expect(auth.stepUp(alice.id, created.session_id, { amr: [...longest, 'pwd'] })).rejects.toBeInstanceOf(IntegrationError);
+    await expect(auth.stepUp(alice.id, created.session_id, { amr: ['x'.repeat(33)] })).rejects.toBeInstanceOf(IntegrationError);
+    await expect(auth.stepUp(alice.id, created.session_id, { amr: ['otp'], acr: 'a'.repeat(256) })).rejects.toBeInstanceOf(IntegrationError);
     await auth.revokeSession(alice.id, created.session_id);
     await expect(auth.stepUp(alice.id, created.session_id, { amr: ['otp'] })).rejects.toMatchObject({ code: 'session_expired' });
   });

@@ -10,7 +10,9 @@ export interface AuthenticationFacts {
   readonly acr?: string | null;
 }
 
-const AMR_VALUE = /^[A-Za-z0-9_.:-]{1,64}$/;
+// At most 8 values of 32 characters: their JSON (under 300 characters) fits every store's column.
+const AMR_VALUE = /^[A-Za-z0-9_.:-]{1,32}$/;
+const MAX_AMR_VALUES = 8;
 const ACR_VALUE = /^[\x21\x23-\x5b\x5d-\x7e]{1,255}$/;
 
 /** The facts a host passed, checked (a programmer error throws an `IntegrationError`); amr defaults to `fallbackAmr`. */
@@ -20,8 +22,10 @@ export function checkAuthenticationFacts(
   fallbackAmr: readonly string[],
 ): { amr: readonly string[]; acr: string | null } {
   const amr = facts.amr ?? fallbackAmr;
-  if (!Array.isArray(amr) || amr.length > 16 || !amr.every((value) => typeof value === 'string' && AMR_VALUE.test(value))) {
-    throw new IntegrationError(`${method}: amr must be a list of at most 16 method names (RFC 8176: 'pwd', 'otp', 'hwk'...)`);
+  if (!Array.isArray(amr) || amr.length > MAX_AMR_VALUES || !amr.every((value) => typeof value === 'string' && AMR_VALUE.test(value))) {
+    throw new IntegrationError(
+      `${method}: amr must be a list of at most 8 method names of 1..32 letters, digits or _.:- (RFC 8176: 'pwd', 'otp', 'hwk'...)`,
+    );
   }
   const acr = facts.acr ?? null;
   if (acr !== null && (typeof acr !== 'string' || !ACR_VALUE.test(acr))) {

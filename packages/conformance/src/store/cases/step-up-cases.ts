@@ -37,6 +37,15 @@ export function stepUpCases({ store }: StoreCaseContext): void {
     expect(await stepUp(store(), { sessionId: session.id, userId: session.userId, at: again, amr: ['pwd'], acr: null })).toBe(true);
   });
 
+  it('the longest facts the core accepts round-trip exactly: 8 methods of 32 characters and an acr of 255', async () => {
+    const session = await created(store());
+    const later = at(session.createdAt, MINUTE);
+    const amr = Array.from({ length: 8 }, (_, index) => `m${index}:`.padEnd(32, 'x'));
+    const acr = `urn:${'a'.repeat(251)}`;
+    expect(await stepUp(store(), { sessionId: session.id, userId: session.userId, at: later, amr, acr })).toBe(true);
+    expect(await mustFind(store(), session.id)).toMatchObject({ authTime: later, amr, acr });
+  });
+
   it('a refresh rotation keeps authTime, amr and acr', async () => {
     const session = await created(store());
     const later = at(session.createdAt, MINUTE);
