@@ -28,8 +28,8 @@ const DEMO_PAGE_CSP = [
  * The demo page at `GET /` of every example: plain HTML (`demo-page.html` beside
  * this file) whose module script imports the built client from
  * `/sessauth-client.js`. It walks the browser flow: sign in, the list of devices,
- * sign out one, this one or all, change the password, and silent refresh. It needs
- * cookie transport; given `transport: 'body'` it says so instead of failing in
+ * sign out one, this one, the others or all, step up when a sign-in is stale,
+ * change the password, and silent refresh. It needs cookie transport; given `transport: 'body'` it says so instead of failing in
  * puzzling ways. Sent with a strict CSP, `nosniff` and no framing.
  */
 export function demoPageResponse(prefix: string, transport: RefreshTokenTransport = 'cookie'): AssetResponse {

@@ -108,6 +108,16 @@ export function describeBrowserClient(adapter: string, browser: Browser | null):
       await waitForEvent(b, 'signed-out:revoked');
       expect(await b.textContent('#message')).toContain('This device was signed out');
 
+      // Both in again; "sign out other devices" from the laptop ends the phone and keeps the laptop.
+      await signIn(b, 'alice', 'alice-password');
+      await a.click('#reload');
+      await waitForRows(a, 2);
+      await a.click('#sign-out-others');
+      await waitForRows(a, 1);
+      await nextRequest(b);
+      await signedOut(b);
+      expect(await a.isVisible('#account')).toBe(true);
+
       // Both in again, then "sign out everywhere" from the laptop.
       await signIn(b, 'alice', 'alice-password');
       await a.click('#reload');
@@ -118,7 +128,7 @@ export function describeBrowserClient(adapter: string, browser: Browser | null):
       await a.screenshot({ path: `${SCREENSHOTS}demo-${adapter}-after-sign-out-everywhere.png`, fullPage: true });
       await nextRequest(b);
       await signedOut(b);
-      expect((await eventsOf(b)).filter((e) => e === 'signed-out:revoked')).toHaveLength(2);
+      expect((await eventsOf(b)).filter((e) => e === 'signed-out:revoked')).toHaveLength(3);
       await b.screenshot({ path: `${SCREENSHOTS}demo-${adapter}-other-device-after-sign-out-everywhere.png`, fullPage: true });
       expect(
         await a.evaluate(() =>
@@ -130,6 +140,44 @@ export function describeBrowserClient(adapter: string, browser: Browser | null):
       ).toBe('signed_out');
       expect([...a.errors, ...b.errors]).toEqual([]);
       await Promise.all([laptop.close(), phone.close()]);
+    });
+
+    it('a stale sign-in (JWT_SENSITIVE_ACTION_MAX_AGE_SECONDS): "sign out other devices" asks for the password, then goes through', async () => {
+      const strict = await startExample(adapter, { env: { ...CLIENT_EXAMPLE_ENV, JWT_SENSITIVE_ACTION_MAX_AGE_SECONDS: '2' } });
+      try {
+        const [laptop, phone] = [await newDevice(chromium, LONDON), await newDevice(chromium, LISBON)];
+        const a = await openDemo(laptop, strict.origin);
+        await signIn(a, 'alice', 'alice-password');
+        const b = await openDemo(phone, strict.origin);
+        await signIn(b, 'alice', 'alice-password');
+        await sleep(2_500);
+
+        // Stale: the server answers 401 insufficient_user_authentication; the page asks for the password.
+        const prompts: string[] = [];
+        a.on('dialog', (dialog) => {
+          prompts.push(dialog.message());
+          void dialog.accept(prompts.length === 1 ? 'not-the-password' : 'alice-password');
+        });
+        await a.click('#sign-out-others');
+        await waitForMessage(a, 'That password is not right.');
+        await a.click('#sign-out-others');
+        await waitForMessage(a, 'Confirmed. Please try again.');
+        expect(prompts).toEqual(['Please confirm your password to continue', 'Please confirm your password to continue']);
+        await a.click('#reload');
+        await waitForRows(a, 2); // nothing ended while the sign-in was stale
+        await signedIn(a);
+
+        await a.click('#sign-out-others');
+        await waitForRows(a, 1);
+        await nextRequest(b);
+        await signedOut(b);
+        await signedIn(a);
+        expect((await eventsOf(a)).filter((e) => e.startsWith('signed-out'))).toEqual([]);
+        expect([...(await cspViolationsOf(a)), ...a.errors, ...b.errors]).toEqual([]);
+        await Promise.all([laptop.close(), phone.close()]);
+      } finally {
+        await strict.stop();
+      }
     });
 
     it('the password form: a wrong current password changes nothing; the right one signs every device out', async () => {
