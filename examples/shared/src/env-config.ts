@@ -75,6 +75,9 @@ export function exampleConfigFromEnv(env: NodeJS.ProcessEnv): ExampleConfig {
       // The demo page at GET / is a browser: its refresh token belongs in an HttpOnly
       // cookie. The library's default stays `body`; JWT_REFRESH_TOKEN_TRANSPORT=body for curl.
       refreshTokenTransport: fromEnv.refreshTokenTransport ?? 'cookie',
+      // The password change and both bulk logouts need a sign-in of the last 10 minutes (the demo
+      // page asks for the password again). The library's default stays off; 0 turns it off here too.
+      sensitiveActionMaxAgeSeconds: fromEnv.sensitiveActionMaxAgeSeconds ?? 600,
     },
     production,
     developmentDefaults,

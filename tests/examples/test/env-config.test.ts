@@ -60,6 +60,14 @@ describe("the examples' settings", () => {
   });
 });
 
+describe("the examples' freshness rule for sensitive actions (RFC 9470)", () => {
+  it('is 10 minutes unless JWT_SENSITIVE_ACTION_MAX_AGE_SECONDS says otherwise (0: off)', () => {
+    expect(exampleConfigFromEnv({}).options.sensitiveActionMaxAgeSeconds).toBe(600);
+    expect(exampleConfigFromEnv({ JWT_SENSITIVE_ACTION_MAX_AGE_SECONDS: '120' }).options.sensitiveActionMaxAgeSeconds).toBe(120);
+    expect(exampleConfigFromEnv({ JWT_SENSITIVE_ACTION_MAX_AGE_SECONDS: '0' }).options.sensitiveActionMaxAgeSeconds).toBe(0);
+  });
+});
+
 describe("the examples' demo users", () => {
   it('are alice and bob in development (NODE_ENV unset or anything but production), alice the admin', () => {
     for (const NODE_ENV of [undefined, 'development', 'test']) {
