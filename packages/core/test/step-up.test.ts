@@ -199,6 +199,11 @@ describe('freshness (RFC 9470) in the core', () => {
     );
     expect(response?.status).toBe(404);
     expect(JSON.parse(response!.body!)).toMatchObject({ error_code: 'not_found' });
+    // Before the guard: without a token too, exactly as a path that is not ours.
+    const anonymous = await auth.handle(
+      sessauthRequest({ method: 'POST', path: '/auth/reauthenticate/', headers: { 'content-type': 'application/json' }, body: '{}' }),
+    );
+    expect(anonymous?.status).toBe(404);
   });
 
   it('with JWT_SENSITIVE_ACTION_MAX_AGE_SECONDS every access token carries auth_time', async () => {

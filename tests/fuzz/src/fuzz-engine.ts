@@ -59,6 +59,8 @@ export async function createFuzzEngine(logger: Logger): Promise<Sessauth<FuzzUse
       findById: async (id) => (id === FUZZ_USER.id ? FUZZ_USER : null),
       idOf: (user) => user.id,
       securityStamp: () => 'fuzz-stamp',
+      // So the password step-up (POST /auth/reauthenticate/) is served and fuzzed too.
+      usernameOf: (user) => user.username,
     },
     authenticator: async (body) => {
       if (body.username === FUZZ_USER.username && body.password === FUZZ_PASSWORD) return FUZZ_USER;

@@ -23,6 +23,12 @@ interface EndpointRoute {
   readonly method: EndpointMethod;
   /** Under the prefix, without the trailing slash (optional on the wire); `{id}` is a session id segment. */
   readonly path: string;
+  /**
+   * Whether this host can serve the endpoint at all (an optional store operation, an optional
+   * method of the users port). False: the dispatcher answers 404 `not_found` before anything
+   * else, the guard included, exactly as for a path that is not ours. Absent: always served.
+   */
+  available?<U>(engine: Engine<U>): boolean;
 }
 
 /** An endpoint anyone may call (it runs its own pre-checks). */

@@ -1,6 +1,6 @@
 import type { BearerEndpoint } from './endpoint.js';
 import type { Engine } from './engine.js';
-import { IntegrationError, SessauthError } from '../errors/sessauth-error.js';
+import { SessauthError } from '../errors/sessauth-error.js';
 import { readJsonObject } from '../http/read-json-body.js';
 import { jsonResponse } from '../http/response.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
@@ -16,20 +16,23 @@ import { checkTokenEndpointRequest } from './token-endpoint-checks.js';
  * `acr`) and a fresh access token carrying `auth_time` is answered. No new session, no new
  * refresh token. After the guard, the login's own pre-checks in order (415, CSRF in cookie
  * transports, the per-address login throttle), then 400 for the body, the per-account budget,
- * and 401 `invalid_credentials` for a wrong password. A store without `recordStepUp`: 404.
+ * and 401 `invalid_credentials` for a wrong password. A store without `recordStepUp`, or a users port
+ * without `usernameOf`: 404 `not_found` before the guard, as if the endpoint did not exist.
  */
 export const reauthenticateEndpoint = {
   route: 'reauthenticate',
   method: 'POST',
   path: '/reauthenticate',
   auth: 'bearer',
+  // A password step-up needs the store's recordStepUp and the name the user logs in with.
+  available: (engine) => typeof engine.store.recordStepUp === 'function' && typeof engine.users.usernameOf === 'function',
   handle: ({ engine, request, caller }) => reauthenticate(engine, request, caller),
 } as const satisfies BearerEndpoint;
 
 async function reauthenticate<U>(engine: Engine<U>, request: SessauthRequest, caller: AuthContext<U>): Promise<SessauthResponse> {
   const { users } = engine;
-  if (typeof engine.store.recordStepUp !== 'function') throw new SessauthError('not_found');
-  if (users.usernameOf === undefined) throw new IntegrationError('reauthenticate needs users.usernameOf(user): the name the user logs in with');
+  // `available` made sure of both; a store or port swapped since is answered as absent.
+  if (typeof engine.store.recordStepUp !== 'function' || users.usernameOf === undefined) throw new SessauthError('not_found');
   await checkTokenEndpointRequest(engine, request, 'login');
   const { password } = await readJsonObject(request, engine.options.maxBodyBytes);
   if (typeof password !== 'string') throw new SessauthError('invalid_request');

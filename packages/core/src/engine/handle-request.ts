@@ -53,6 +53,7 @@ async function dispatch<U>(
       return errorToResponse(new SessauthError('method_not_allowed'), engine.logger, { headers: { allow: match.allow } });
     }
     const endpoint = endpointOf(match.route);
+    if (endpoint.available?.(engine) === false) throw new SessauthError('not_found');
     const call = { engine, request, sessionId: match.sessionId ?? '' };
     // The guard runs first, so its 401s come before any check of the endpoint's own.
     if (endpoint.auth === 'bearer') return await endpoint.handle({ ...call, caller: await authenticateRequest(engine, request) });

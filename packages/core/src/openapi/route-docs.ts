@@ -198,7 +198,7 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
   reauthenticate: {
     summary: 'Step-up: prove who you are again with the current password (RFC 9470)',
     description:
-      "Raises the session's auth_time (amr pwd) and answers a fresh access token carrying auth_time; no new session, the refresh token is unchanged. After the guard: 415, 403 CSRF (cookie transports), 429 (the login throttle), the body, the per-account budget, then 401 invalid_credentials. 404 not_found when the store cannot record a step-up.",
+      "Raises the session's auth_time (amr pwd) and answers a fresh access token carrying auth_time; no new session, the refresh token is unchanged. After the guard: 415, 403 CSRF (cookie transports), 429 (the login throttle), the body, the per-account budget, then 401 invalid_credentials. 404 not_found (before the guard) when the store cannot record a step-up or the users port has no usernameOf.",
     bearer: true,
     requestBody: () => ({ schema: 'ReauthenticateRequest', required: true }),
     reads: csrfReads,
