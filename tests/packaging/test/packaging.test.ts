@@ -109,6 +109,13 @@ describe.skipIf(registry === null)('the packages as a user installs them', () =>
       }
     });
 
+    it('the browser client's minified build is exported for pages without a bundler', async () => {
+      const probe = "import('@sessauth/client/sessauth-client.min.js').then((m) => console.log(typeof m.createSessauthClient))";
+      const result = await runCommand(process.execPath, ['--input-type=module', '-e', probe], { cwd: app.dir, allowFailure: true });
+      expect(result.stderr).toBe('');
+      expect(result.stdout.trim()).toBe('function');
+    });
+
     for (const system of ['esm', 'cjs'] as const) {
       for (const leg of legs.get(variant.name)![system]) {
         it.concurrent(`${system}: ${leg.framework} on ${leg.store}: login, refresh, /me; a replayed refresh token is refused`, async () => {
