@@ -36,15 +36,36 @@ async function pnpm(args: readonly string[], cwd: string): Promise<CommandResult
   return runCommand('npx', ['--yes', '-p', manifest.packageManager, 'pnpm', ...args], { cwd });
 }
 
+/** What `pnpm publish --dry-run` of one package would upload: its name, version and file list. */
+export interface PublishDryRun {
+  readonly name: string;
+  readonly version: string;
+  readonly files: readonly string[];
+}
+
 /**
- * Builds the public packages (a turbo cache hit under `pnpm test`, which built them
- * first) and packs each with `pnpm pack`, as `pnpm publish` would: `catalog:` and
- * `workspace:` ranges resolved, `publishConfig` applied, the prepack script run.
+ * `pnpm publish --dry-run` of every public package, as the release workflow publishes them
+ * (after the build): nothing is uploaded, and a package that could not be published fails here.
+ */
+export async function publishDryRun(): Promise<PublishDryRun[]> {
+  return mapLimit(PUBLIC_PACKAGES, 3, async (name) => {
+    const result = await pnpm(['publish', '--dry-run', '--no-git-checks', '--json'], join(WORKSPACE_ROOT, 'packages', name));
+    // The prepack script's own lines come first; the report is the JSON object after them, keyed by package name.
+    const json = result.stdout.slice(result.stdout.startsWith('{') ? 0 : result.stdout.indexOf('\n{') + 1);
+    const [report] = Object.values(JSON.parse(json) as Record<string, { name: string; version: string; files: Array<{ path: string }> }>);
+    if (report === undefined) throw new Error(`pnpm publish --dry-run printed no report for @sessauth/${name}`);
+    return { name: report.name, version: report.version, files: report.files.map((file) => file.path) };
+  });
+}
+
+/**
+ * Packs the public packages with `scripts/pack-packages.mjs`, the command the docs give users
+ * for installing before a release (`pnpm pack:packages`): the build (a turbo cache hit under
+ * `pnpm test`), then `pnpm pack` of each, as `pnpm publish` would: `catalog:` and `workspace:`
+ * ranges resolved, `publishConfig` applied, the prepack script run.
  */
 export async function packWorkspace(destination: string): Promise<PackedWorkspace> {
-  const filters = PUBLIC_PACKAGES.map((name) => `--filter=./packages/${name}`);
-  await pnpm(['exec', 'turbo', 'run', 'build', '--output-logs=errors-only', ...filters], WORKSPACE_ROOT);
-  await mapLimit(PUBLIC_PACKAGES, 3, (name) => pnpm(['pack', '--pack-destination', destination], join(WORKSPACE_ROOT, 'packages', name)));
+  await runCommand(process.execPath, [join(WORKSPACE_ROOT, 'scripts/pack-packages.mjs'), destination], { cwd: WORKSPACE_ROOT });
   const files = readdirSync(destination);
   const packed = {} as Record<PublicPackage, string>;
   for (const name of PUBLIC_PACKAGES) {

@@ -9,7 +9,7 @@ import { TYPE_SETUPS, writeConsumer } from '../src/app-files.js';
 import { installBase } from '../src/base-install.js';
 import { expectPackedManifest } from '../src/expect-manifest.js';
 import { installedCopies } from '../src/npm.js';
-import { PUBLIC_PACKAGES, WORKSPACE_ROOT, packWorkspace, type PackedWorkspace } from '../src/pack-workspace.js';
+import { PUBLIC_PACKAGES, WORKSPACE_ROOT, packWorkspace, publishDryRun, type PackedWorkspace } from '../src/pack-workspace.js';
 import { peerVariants, type PeerVariant } from '../src/peer-variants.js';
 import { prepareApp, type PreparedApp } from '../src/prepare-app.js';
 import { releasePlanFor } from '../src/release-plan.js';
@@ -87,6 +87,20 @@ describe.skipIf(registry === null)('the packages as a user installs them', () =>
       expect(semver.satisfies('4.0.0', (await readPackedManifest(packed.conformance)).peerDependencies?.vitest ?? '')).toBe(true);
     });
 
+    it('every package passes `pnpm publish --dry-run` (what the release workflow runs) with its build, README and LICENSE', async () => {
+      const reports = await publishDryRun();
+      for (const [index, name] of PUBLIC_PACKAGES.entries()) {
+        const report = reports[index]!;
+        expect(report.name).toBe(`@sessauth/${name}`);
+        expect(report.version).toBe(workspaceManifests[index]!.version);
+        expect(report.files, name).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
+        expect(
+          report.files.some((file) => file.startsWith('dist/')),
+          `${name} ships its build`,
+        ).toBe(true);
+      }
+    });
+
     it('a minor release of the core releases every package one minor up, not 1.0.0 (peer dependents are not majored)', async () => {
       const plan = await releasePlanFor({ '@sessauth/core': 'minor' });
       expect(plan.map((release) => release.name).sort()).toEqual(PUBLIC_PACKAGES.map((name) => `@sessauth/${name}`).sort());
@@ -109,7 +123,7 @@ describe.skipIf(registry === null)('the packages as a user installs them', () =>
       }
     });
 
-    it('the browser client's minified build is exported for pages without a bundler', async () => {
+    it('the minified build of the browser client is exported for pages without a bundler', async () => {
       const probe = "import('@sessauth/client/sessauth-client.min.js').then((m) => console.log(typeof m.createSessauthClient))";
       const result = await runCommand(process.execPath, ['--input-type=module', '-e', probe], { cwd: app.dir, allowFailure: true });
       expect(result.stderr).toBe('');
