@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mapLimit, runCommand, type CommandResult } from './run-command.js';
+import { mapLimit, runCommand } from './run-command.js';
 
 export const WORKSPACE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -25,18 +25,7 @@ export type PublicPackage = (typeof PUBLIC_PACKAGES)[number];
 /** The tarball of each public package, by directory name. */
 export type PackedWorkspace = Readonly<Record<PublicPackage, string>>;
 
-/**
- * pnpm as the contributor runs it: the one on PATH (under `pnpm test`), else the
- * version the root package.json pins, through npx (as the README's commands do).
- */
-async function pnpm(args: readonly string[], cwd: string): Promise<CommandResult> {
-  const onPath = await runCommand('pnpm', ['--version'], { cwd, allowFailure: true }).catch(() => null);
-  if (onPath !== null && onPath.code === 0) return runCommand('pnpm', args, { cwd });
-  const manifest = JSON.parse(readFileSync(join(WORKSPACE_ROOT, 'package.json'), 'utf8')) as { packageManager: string };
-  return runCommand('npx', ['--yes', '-p', manifest.packageManager, 'pnpm', ...args], { cwd });
-}
-
-/** What `pnpm publish --dry-run` of one package would upload: its name, version and file list. */
+/** What `npm publish --dry-run` of one packed package would upload: its name, version and file list. */
 export interface PublishDryRun {
   readonly name: string;
   readonly version: string;
@@ -44,16 +33,14 @@ export interface PublishDryRun {
 }
 
 /**
- * `pnpm publish --dry-run` of every public package, as the release workflow publishes them
- * (after the build): nothing is uploaded, and a package that could not be published fails here.
+ * `npm publish --dry-run` of every packed tarball (the files `pnpm publish` uploads are the
+ * ones `pnpm pack` wrote): nothing is uploaded, and a package the registry would refuse fails here.
  */
-export async function publishDryRun(): Promise<PublishDryRun[]> {
-  return mapLimit(PUBLIC_PACKAGES, 3, async (name) => {
-    const result = await pnpm(['publish', '--dry-run', '--no-git-checks', '--json'], join(WORKSPACE_ROOT, 'packages', name));
-    // The prepack script's own lines come first; the report is the JSON object after them, keyed by package name.
-    const json = result.stdout.slice(result.stdout.startsWith('{') ? 0 : result.stdout.indexOf('\n{') + 1);
-    const [report] = Object.values(JSON.parse(json) as Record<string, { name: string; version: string; files: Array<{ path: string }> }>);
-    if (report === undefined) throw new Error(`pnpm publish --dry-run printed no report for @sessauth/${name}`);
+export async function publishDryRun(packed: PackedWorkspace): Promise<PublishDryRun[]> {
+  return mapLimit(PUBLIC_PACKAGES, 4, async (name) => {
+    const result = await runCommand('npm', ['publish', '--dry-run', '--json', packed[name]], { cwd: dirname(packed[name]) });
+    const [report] = Object.values(JSON.parse(result.stdout) as Record<string, { name: string; version: string; files: Array<{ path: string }> }>);
+    if (report === undefined) throw new Error(`npm publish --dry-run printed no report for @sessauth/${name}`);
     return { name: report.name, version: report.version, files: report.files.map((file) => file.path) };
   });
 }
