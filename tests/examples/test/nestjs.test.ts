@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createExampleApp, type ExampleApp } from '@sessauth/example-shared';
@@ -117,5 +118,19 @@ describe('NestJS: sessauthMiddleware under consumer.apply(...).forRoutes("*")', 
     expect(preflight.headers.get('access-control-allow-credentials')).toBe('true');
     const foreign = await fetch(`${base}/auth/csrf/`, { headers: { origin: 'http://evil.test' } });
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('docs/nestjs.md', () => {
+  it("shows every file of examples/nestjs/src verbatim (the recipe is the tested app)", () => {
+    const root = new URL('../../../', import.meta.url);
+    const page = readFileSync(new URL('docs/nestjs.md', root), 'utf8');
+    const sources = readdirSync(new URL('examples/nestjs/src/', root)).filter((name) => name !== 'index.ts');
+    expect(sources.length).toBeGreaterThan(5);
+    for (const name of sources) {
+      const source = readFileSync(new URL(`examples/nestjs/src/${name}`, root), 'utf8');
+      expect(page, name).toContain(`## \`${name}\`\n`);
+      expect(page, name).toContain(`\`\`\`ts\n${source}\`\`\``);
+    }
   });
 });
