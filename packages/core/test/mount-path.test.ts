@@ -31,7 +31,11 @@ describe('resolveMount: where a framework mounted the adapter', () => {
 });
 
 /** GET the CSRF cookie and token at `csrfPath`, then the request init of a CSRF-checked POST. */
-async function csrfPost(auth: Awaited<ReturnType<typeof createHarness>>['auth'], csrfRequest: SessauthRequest, init: RequestInit): Promise<SessauthRequest> {
+async function csrfPost(
+  auth: Awaited<ReturnType<typeof createHarness>>['auth'],
+  csrfRequest: SessauthRequest,
+  init: RequestInit,
+): Promise<SessauthRequest> {
   const csrf = await auth.handle(csrfRequest);
   expect(csrf?.status).toBe(200);
   const token = (JSON.parse(csrf!.body!) as { csrf_token: string }).csrf_token;

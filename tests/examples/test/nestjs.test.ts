@@ -10,8 +10,7 @@ const PASSWORD = 'alice-password-1';
 /** One Set-Cookie line as RFC 6265 reads it: name, value and the attributes this test checks. */
 function parseSetCookie(line: string): { name: string; value: string; path: string | undefined; maxAge: string | undefined } {
   const [pair = '', ...attributes] = line.split(';').map((part) => part.trim());
-  const attribute = (name: string) =>
-    attributes.find((a) => a.toLowerCase().startsWith(`${name}=`))?.slice(name.length + 1);
+  const attribute = (name: string) => attributes.find((a) => a.toLowerCase().startsWith(`${name}=`))?.slice(name.length + 1);
   return { name: pair.slice(0, pair.indexOf('=')), value: pair.slice(pair.indexOf('=') + 1), path: attribute('path'), maxAge: attribute('max-age') };
 }
 
@@ -59,7 +58,10 @@ describe('NestJS: sessauthMiddleware under consumer.apply(...).forRoutes("*")', 
     expect(login.status, await login.clone().text()).toBe(200);
     const loggedIn = (await login.json()) as { access_token: string; refresh_token?: string };
     expect(loggedIn.refresh_token).toBeUndefined();
-    const refreshCookie = login.headers.getSetCookie().map(parseSetCookie).find((c) => c.name === example.auth.options.refreshCookieName);
+    const refreshCookie = login.headers
+      .getSetCookie()
+      .map(parseSetCookie)
+      .find((c) => c.name === example.auth.options.refreshCookieName);
     expect(refreshCookie?.path).toBe('/auth/refresh/');
     cookies.set(refreshCookie!.name, refreshCookie!.value);
 
@@ -81,14 +83,20 @@ describe('NestJS: sessauthMiddleware under consumer.apply(...).forRoutes("*")', 
     const refreshed = await post('/auth/refresh/', {});
     expect(refreshed.status, await refreshed.clone().text()).toBe(200);
     const { access_token: access } = (await refreshed.json()) as { access_token: string };
-    const rotated = refreshed.headers.getSetCookie().map(parseSetCookie).find((c) => c.name === refreshCookie!.name);
+    const rotated = refreshed.headers
+      .getSetCookie()
+      .map(parseSetCookie)
+      .find((c) => c.name === refreshCookie!.name);
     expect(rotated?.path).toBe('/auth/refresh/');
     expect(rotated?.value).not.toBe(refreshCookie!.value);
     cookies.set(rotated!.name, rotated!.value);
 
     const logout = await post('/auth/logout/', {}, { authorization: `Bearer ${access}` });
     expect(logout.status).toBe(200);
-    const cleared = logout.headers.getSetCookie().map(parseSetCookie).find((c) => c.name === refreshCookie!.name);
+    const cleared = logout.headers
+      .getSetCookie()
+      .map(parseSetCookie)
+      .find((c) => c.name === refreshCookie!.name);
     expect(cleared).toMatchObject({ path: '/auth/refresh/', maxAge: '0' });
     expect((await fetch(`${base}/me`, { headers: { authorization: `Bearer ${access}` } })).status).toBe(401);
     const replay = await post('/auth/refresh/', {});
@@ -122,7 +130,7 @@ describe('NestJS: sessauthMiddleware under consumer.apply(...).forRoutes("*")', 
 });
 
 describe('docs/nestjs.md', () => {
-  it("shows every file of examples/nestjs/src verbatim (the recipe is the tested app)", () => {
+  it('shows every file of examples/nestjs/src verbatim (the recipe is the tested app)', () => {
     const root = new URL('../../../', import.meta.url);
     const page = readFileSync(new URL('docs/nestjs.md', root), 'utf8');
     const sources = readdirSync(new URL('examples/nestjs/src/', root)).filter((name) => name !== 'index.ts');

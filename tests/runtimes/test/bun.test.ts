@@ -9,4 +9,6 @@ const bun: StartOn = async (env) => startRuntimeProcess(runtimeCommand('bun', aw
 
 describeAdapterConformance('bun (Bun.serve, fetch handler) x memory', remoteCell(memoryCell(bun), 'fetch'), { skip: REMOTE_SKIP });
 describeAdapterConformance('bun (Bun.serve, Hono) x redis (ioredis)', remoteCell(redisCell(bun), 'hono'), { skip: REMOTE_SKIP });
-describeAdapterConformance('bun (Bun.serve, fetch handler) x sqlite (bun:sqlite, Kysely)', remoteCell(sqliteCell(bun), 'fetch'), { skip: REMOTE_SKIP });
+describeAdapterConformance('bun (Bun.serve, fetch handler) x sqlite (bun:sqlite, Kysely)', remoteCell(sqliteCell(bun), 'fetch'), {
+  skip: REMOTE_SKIP,
+});

@@ -11,4 +11,6 @@ const denoNative: StartOn = (env) => deno({ ...env, SESSAUTH_CELL_HASHER: 'nativ
 
 describeAdapterConformance('deno (Deno.serve, fetch handler, WASM argon2id) x memory', remoteCell(memoryCell(deno), 'fetch'), { skip: REMOTE_SKIP });
 describeAdapterConformance('deno (Deno.serve, Hono) x redis (ioredis)', remoteCell(redisCell(denoNative), 'hono'), { skip: REMOTE_SKIP });
-describeAdapterConformance('deno (Deno.serve, fetch handler) x sqlite (node:sqlite, Kysely)', remoteCell(sqliteCell(denoNative), 'fetch'), { skip: REMOTE_SKIP });
+describeAdapterConformance('deno (Deno.serve, fetch handler) x sqlite (node:sqlite, Kysely)', remoteCell(sqliteCell(denoNative), 'fetch'), {
+  skip: REMOTE_SKIP,
+});
