@@ -15,12 +15,17 @@ const COOKIE_SAFE_PATH = /^(?:\/[\x21-\x2e\x30-\x3a\x3c-\x7e]+)+$/;
 export function resolveMount(path: string, reported: string, prefixes: readonly string[]): string | null {
   let candidate = reported.endsWith('/') ? reported.slice(0, -1) : reported;
   for (;;) {
-    if (candidate === '' || COOKIE_SAFE_PATH.test(candidate)) {
+    if (isMountPath(candidate)) {
       for (const prefix of prefixes) if (isUnder(path, `${candidate}${prefix}`)) return candidate;
     }
     if (candidate === '') return null;
     candidate = candidate.slice(0, candidate.lastIndexOf('/'));
   }
+}
+
+/** A mount a cookie Path can carry: '' (the root) or `/segment...` without ';', spaces or a trailing slash. */
+export function isMountPath(mount: string): boolean {
+  return mount === '' || COOKIE_SAFE_PATH.test(mount);
 }
 
 /** True for `base` itself and every path below it. */
