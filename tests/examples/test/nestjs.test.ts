@@ -129,6 +129,43 @@ describe('NestJS: sessauthMiddleware under consumer.apply(...).forRoutes("*")', 
   });
 });
 
+describe("NestJS with app.setGlobalPrefix('api')", () => {
+  it('serves the endpoints under the global prefix too, with the refresh cookie on Path /api/auth/refresh/', async () => {
+    const example = await createExampleApp({
+      SESSAUTH_STORE: 'memory:',
+      SESSAUTH_DEMO_USERS: `alice:${PASSWORD}`,
+      JWT_REFRESH_TOKEN_TRANSPORT: 'cookie',
+      JWT_SECRET_KEY: 'nest-test-secret-0123456789abcdefghijklmnopqrstuvwxyz',
+      NODE_ENV: 'test',
+    });
+    const app = await createNestApp(example.auth, { corsOrigins: [] });
+    app.setGlobalPrefix('api');
+    try {
+      await app.listen(0, '127.0.0.1');
+      const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+      const csrf = await fetch(`${base}/api/auth/csrf/`);
+      expect(csrf.status).toBe(200);
+      const { csrf_token: token } = (await csrf.json()) as { csrf_token: string };
+      const login = await fetch(`${base}/api/auth/login/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrftoken': token, cookie: csrf.headers.getSetCookie()[0]!.split(';')[0]! },
+        body: JSON.stringify({ username: 'alice', password: PASSWORD }),
+      });
+      expect(login.status, await login.clone().text()).toBe(200);
+      const refresh = login.headers
+        .getSetCookie()
+        .map(parseSetCookie)
+        .find((c) => c.name === example.auth.options.refreshCookieName);
+      expect(refresh?.path).toBe('/api/auth/refresh/');
+      const { access_token: access } = (await login.json()) as { access_token: string };
+      expect((await fetch(`${base}/api/me`, { headers: { authorization: `Bearer ${access}` } })).status).toBe(200);
+    } finally {
+      await app.close();
+      await example.close();
+    }
+  });
+});
+
 describe('docs/nestjs.md', () => {
   it('shows every file of examples/nestjs/src verbatim (the recipe is the tested app)', () => {
     const root = new URL('../../../', import.meta.url);
