@@ -5,7 +5,6 @@ import { sessauthProject } from '../../vitest.project.js';
 export default sessauthProject('faults', {
   testTimeout: process.env.SESSAUTH_SOAK === '1' ? 900_000 : 180_000,
   hookTimeout: 120_000,
-  // After every other project, alone and one file at a time: these files load the machine on purpose.
-  fileParallelism: false,
+  // After every other project (its own group): these files load the machine on purpose.
   sequence: { groupOrder: 1 },
 });
