@@ -17,6 +17,7 @@ import { keyRotationSuite } from './key-rotation-suite.js';
 import { loginFloodSuite } from './login-flood-suite.js';
 import { loginSuite } from './login-suite.js';
 import { logoutSuite } from './logout-suite.js';
+import { mountSuite } from './mount-suite.js';
 import { oneAnswerSuite } from './one-answer-suite.js';
 import { openApiViolations } from './openapi/openapi-check.js';
 import { recordResponsesOf, stopRecording, type RecordedResponse } from './openapi/response-recorder.js';
@@ -117,6 +118,7 @@ export function describeAdapterConformance(name: string, input: AdapterConforman
     idleSuite(kit);
     rememberSuite(kit);
     keyRotationSuite(kit);
+    mountSuite(kit);
   });
 }
 
@@ -128,7 +130,7 @@ async function checkAgainstOpenApi(apps: readonly TestApp[], recorded: Map<TestA
     const records = recorded.get(app) ?? [];
     recorded.delete(app);
     stopRecording(app.baseUrl);
-    return openApiViolations(openApiDocument(app.auth.options), records);
+    return openApiViolations(openApiDocument({ ...app.auth.options, mountPath: app.mountPath }), records);
   });
   expect(violations, 'every answer must follow the OpenAPI description').toEqual([]);
 }

@@ -2,6 +2,7 @@ import type { Engine } from '../endpoints/engine.js';
 import { IntegrationError, SessauthError } from '../errors/sessauth-error.js';
 import { emitLogin } from '../sessions/emit-session-events.js';
 import { clientIpOf } from '../http/client-identity.js';
+import { isMountPath, mountedOptions } from '../http/mount-path.js';
 import { joinedHeader } from '../http/request-headers.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
 import { normalizeIp } from '../net/ip-address.js';
@@ -22,6 +23,11 @@ export interface CreateSessionForInput {
   readonly ip?: string | null;
   /** `false`: a short session, exactly as `"remember": false` at login. @default true */
   readonly remember?: boolean;
+  /**
+   * Where the host mounted the endpoints (`app.use('/api', sessauthMiddleware(auth))`: `'/api'`), so that
+   * `response()` sets the refresh cookie on the mounted Path, as the login there does. @default '' (the root)
+   */
+  readonly mountPath?: string;
 }
 
 /**
@@ -53,6 +59,7 @@ export async function createSessionFor<U>(engine: Engine<U>, userId: string, inp
   if (input.remember !== undefined && typeof input.remember !== 'boolean') throw new IntegrationError('createSessionFor: remember must be a boolean');
   if (input.userAgent !== undefined && typeof input.userAgent !== 'string')
     throw new IntegrationError('createSessionFor: userAgent must be a string');
+  const mount = mountPathOf(input);
   const clientIp = clientIpFrom(engine, input);
   const userAgent = input.userAgent ?? (input.request === undefined ? undefined : joinedHeader(input.request.headers, 'user-agent'));
   const user = await engine.users.findById(userId);
@@ -63,8 +70,16 @@ export async function createSessionFor<U>(engine: Engine<U>, userId: string, inp
     access_token: issued.accessToken,
     refresh_token: issued.refreshToken,
     session_id: issued.session.id,
-    response: () => tokenResponse(engine, issued),
+    response: () => tokenResponse(mount === '' ? engine : { ...engine, options: mountedOptions(engine.options, mount) }, issued),
   };
+}
+
+function mountPathOf(input: CreateSessionForInput): string {
+  const mount = input.mountPath ?? '';
+  if (typeof mount !== 'string' || !isMountPath(mount)) {
+    throw new IntegrationError("createSessionFor: mountPath must be '' or a path such as '/api' (no ';', spaces or trailing slash)");
+  }
+  return mount;
 }
 
 function clientIpFrom<U>(engine: Engine<U>, input: CreateSessionForInput): string | null {

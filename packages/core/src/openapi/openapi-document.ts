@@ -1,5 +1,6 @@
 import { ERROR_STATUS, type ErrorCode } from '../errors/error-codes.js';
 import { ENDPOINTS } from '../endpoints/endpoints.js';
+import { mountedCookiePath } from '../http/mount-path.js';
 import type { RefreshTokenTransport } from '../options/options.js';
 import { ROUTE_DOCS, type DocSettings, type ErrorCase, type RouteDoc } from './route-docs.js';
 import type {
@@ -27,6 +28,12 @@ export interface OpenApiSettings {
   readonly refreshCookiePath?: string;
   /** @default 'csrftoken' */
   readonly csrfCookieName?: string;
+  /**
+   * Where the host mounted the adapter (`app.use('/api', sessauthMiddleware(auth))`: `'/api'`):
+   * becomes the document's `servers` URL, and the default refresh cookie Path follows it.
+   * @default '' (the root: no `servers`)
+   */
+  readonly mountPath?: string;
 }
 
 const header = (name: string): Reference => ({ $ref: `#/components/headers/${name}` });
@@ -40,10 +47,11 @@ const SET_COOKIE = { 'Set-Cookie': header('SetCookie') };
  */
 export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument {
   const prefix = settings.prefix ?? '/auth';
+  const mount = (settings.mountPath ?? '').replace(/\/$/, '');
   const doc: DocSettings = {
     transport: settings.refreshTokenTransport ?? 'body',
     refreshCookieName: settings.refreshCookieName ?? 'refresh_token',
-    refreshCookiePath: settings.refreshCookiePath ?? `${prefix}/refresh/`,
+    refreshCookiePath: mountedCookiePath(settings.refreshCookiePath ?? `${prefix}/refresh/`, prefix, mount),
     csrfCookieName: settings.csrfCookieName ?? 'csrftoken',
   };
   const paths: Record<string, PathItem> = {};
@@ -71,6 +79,7 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
         '(components.responses.MethodNotAllowed and NotFound). Every answer but the JWK set carries ' +
         '`Cache-Control: no-store` and `Pragma: no-cache`.',
     },
+    ...(mount === '' ? {} : { servers: [{ url: mount, description: 'where the host mounted the endpoints' }] }),
     'x-sessauth': { prefix, refreshTokenTransport: doc.transport },
     paths,
     components: {
