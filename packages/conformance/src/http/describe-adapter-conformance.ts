@@ -76,12 +76,16 @@ export function describeAdapterConformance(name: string, input: AdapterConforman
     });
 
     const kit: SuiteKit = {
-      test(id, title, body) {
+      test(id, title, body, testOptions = {}) {
         const declare = isSkipped(id) ? it.skip : it;
-        declare(`${id}: ${title}`, async (context) => {
-          if (cell === null) return context.skip('the store of this cell is unavailable');
-          await body();
-        });
+        declare(
+          `${id}: ${title}`,
+          async (context) => {
+            if (cell === null) return context.skip('the store of this cell is unavailable');
+            await body();
+          },
+          testOptions.timeoutMs,
+        );
       },
       async start(overrides = {}, extras = {}) {
         if (cell === null) throw new Error('no store: the cell should have been skipped');
