@@ -10,8 +10,8 @@ import { schemaErrors } from './schema-check.js';
  * does not name. Answers outside the prefix (host routes) and CORS preflights are not ours.
  */
 export function openApiViolations(document: OpenApiDocument, records: readonly RecordedResponse[]): string[] {
-  // A mounted app's paths are relative to its server URL (`servers[0].url`, the mount path).
-  const prefix = `${document.servers?.[0]?.url ?? ''}${document['x-sessauth'].prefix}`;
+  // The paths are relative to the server URL (`servers[0].url`: `/`, or the mount path).
+  const prefix = `${(document.servers?.[0]?.url ?? '').replace(/\/$/, '')}${document['x-sessauth'].prefix}`;
   const mount = prefix.slice(0, prefix.length - document['x-sessauth'].prefix.length);
   const templates = Object.keys(document.paths).map((path) => ({ path, pattern: templatePattern(`${mount}${path}`) }));
   const violations: string[] = [];
