@@ -1,9 +1,10 @@
 import { defineConfig } from 'tsup';
 
 // ESM only, for browsers: `index.js` is the readable build that bundlers and the
-// examples' `<script type="module">` load; `sessauth-client.min.js` exists to
-// measure (and serve, if you like) the minified size. No `clean`: the two builds
-// run in parallel and would race to empty dist/.
+// examples' `<script type="module">` load; `sessauth-client.min.js` (exported as
+// `@sessauth/client/sessauth-client.min.js`) is the one file a page without a bundler
+// serves, and the size the READMEs state (test/readme-size.test.ts). No `clean`: the
+// two builds run in parallel and would race to empty dist/.
 export default defineConfig([
   {
     entry: { index: 'src/index.ts' },

@@ -5,7 +5,8 @@ import { sessauthProject } from '../../vitest.project.js';
 export default sessauthProject('faults', {
   testTimeout: process.env.SESSAUTH_SOAK === '1' ? 900_000 : 180_000,
   hookTimeout: 120_000,
-  // After every other project, alone and one file at a time: these files load the machine on purpose.
-  fileParallelism: false,
+  // After every other project, one file at a time in one process (its own group, a single fork):
+  // these files load the machine on purpose and measure what the server does under it.
   sequence: { groupOrder: 1 },
+  poolOptions: { forks: { singleFork: true } },
 });

@@ -5,5 +5,4 @@ import { sessauthProject } from '../../vitest.project.js';
 export default sessauthProject('nextjs', {
   testTimeout: 30_000,
   hookTimeout: 240_000,
-  fileParallelism: false,
 });

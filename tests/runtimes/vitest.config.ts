@@ -1,10 +1,11 @@
 import { sessauthProject } from '../../vitest.project.js';
 
-// Each file spawns a runtime and runs the conformance suite in it: after every other project,
-// one file at a time, so a runtime's process never shares the two cores with the matrix.
+// Each file spawns a runtime and runs the conformance suite in it: in a group of its own after
+// the faults suites, one file at a time (a single fork), so a runtime's process never shares the
+// two cores with the matrix or with another runtime.
 export default sessauthProject('runtimes', {
   testTimeout: 30_000,
   hookTimeout: 60_000,
-  fileParallelism: false,
-  sequence: { groupOrder: 1 },
+  sequence: { groupOrder: 2 },
+  poolOptions: { forks: { singleFork: true } },
 });

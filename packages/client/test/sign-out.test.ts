@@ -91,7 +91,7 @@ describe('sessions and signing out', () => {
     await a!.client.login({ username: 'alice', password: 'pw' });
     await settle();
     // The user clears the CSRF cookie; b's login then gets a fresh secret that a's cached token does not mask.
-    browser.jar.store('csrftoken=; Path=/; Max-Age=0');
+    browser.jar.delete('csrftoken');
     await b!.client.login({ username: 'alice', password: 'pw' });
     await settle();
     await a!.client.refresh();

@@ -32,5 +32,6 @@ export type {
 export type { TestAppExtras } from './http/conformance-app.js';
 export { userPortOver, type UserTable } from './http/conformance-users.js';
 export { CapturingLogger } from './http/capturing-logger.js';
+export { CookieJar, parseSetCookie, type ParsedSetCookie } from './http/cookie-jar.js';
 export { TestClock } from './http/test-clock.js';
 export { createAdapterTestEngine, type AdapterTestUser } from './http/adapter-test-engine.js';

@@ -33,6 +33,7 @@ const TOPICS = [
   'idle/',
   'remember/',
   'keys/',
+  'mount/',
 ] as const;
 
 describe('typed test ids', () => {

@@ -18,7 +18,8 @@ function operationOf(path: string, method: string, prefix = '/auth', transport: 
 
 function codesAt(op: OperationObject, status: number): unknown {
   const response = op.responses[String(status)] as ResponseObject | undefined;
-  return response?.content?.['application/json']?.schema.properties?.error_code?.enum;
+  // An error body is `allOf: [ErrorResponse, { the codes this answer can carry }]`.
+  return response?.content?.['application/json']?.schema.allOf?.[1]?.properties?.error_code?.enum;
 }
 
 describe('OpenAPI description', () => {

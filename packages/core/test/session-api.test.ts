@@ -97,6 +97,14 @@ describe('auth.createSessionFor', () => {
     expect((await store.findSession(other.session_id))?.ipAddress).toBe('192.0.2.1');
   });
 
+  it("response() sets the refresh cookie on the mounted Path given mountPath; a bad mountPath is the host's bug", async () => {
+    const { auth, alice } = await engine({ refreshTokenTransport: 'cookie' });
+    const pathOf = (lines: readonly string[]) => /;\s*Path=([^;]*)/.exec(lines.find((line) => line.startsWith('refresh_token=')) ?? '')?.[1];
+    expect(pathOf((await auth.createSessionFor(alice.id)).response().setCookies)).toBe('/auth/refresh/');
+    expect(pathOf((await auth.createSessionFor(alice.id, { mountPath: '/api' })).response().setCookies)).toBe('/api/auth/refresh/');
+    await expect(auth.createSessionFor(alice.id, { mountPath: '/a;Domain=evil.test' })).rejects.toBeInstanceOf(IntegrationError);
+  });
+
   it('applies the session cap exactly like the login (the oldest session ends)', async () => {
     const { auth, store, alice } = await engine({ maxActiveSessions: 2 });
     const first = await auth.createSessionFor(alice.id);

@@ -9,27 +9,40 @@ import { sendSessauthResponse } from './write-response.js';
 export interface SessauthPluginOptions {
   /** The engine; its `options.prefix` is where the endpoints are served. */
   auth: Sessauth<SessauthUser>;
+  /**
+   * Serves the endpoints under this path (`/api`: `/api/auth/login/`), as Fastify's own
+   * `prefix` does for other plugins; so does registering inside a prefixed plugin.
+   * The refresh cookie's Path follows.
+   */
+  prefix?: string;
 }
 
-async function registerSessauth(fastify: FastifyInstance, { auth }: SessauthPluginOptions): Promise<void> {
+async function registerSessauth(fastify: FastifyInstance, { auth, prefix }: SessauthPluginOptions): Promise<void> {
   fastify.decorateRequest('auth', null);
   const { requireAuth, optionalAuth } = guardsOf(auth);
   fastify.decorate('requireAuth', requireAuth);
   fastify.decorate('optionalAuth', optionalAuth);
   // The endpoints live in their own encapsulated context: nothing here reaches host routes.
-  await fastify.register(async (scope) => {
-    // Answered in onRequest, before Fastify validates Content-Type or reads a byte of the
-    // body: the core's 415 and 413 rules decide, and the stream is still raw for it.
-    const serve = async (request: FastifyRequest, reply: FastifyReply) => {
-      const response = await auth.handle(toSessauthRequest(request.raw, reply.raw));
-      if (response === null) return reply.callNotFound();
-      return sendSessauthResponse(reply, response);
-    };
-    const unreachable = async () => undefined; // onRequest always replies first
-    for (const url of [auth.options.prefix, `${auth.options.prefix}/*`, auth.options.adminPrefix, `${auth.options.adminPrefix}/*`]) {
-      scope.all(url, { onRequest: serve }, unreachable);
-    }
-  });
+  // fastify-plugin drops the `prefix` register option, so it is applied to that context here.
+  await fastify.register(
+    async (scope) => {
+      // The enclosing plugins' prefixes plus ours: Fastify keeps the full URL, the core needs the mount.
+      const mountPath = scope.prefix;
+      // Answered in onRequest, before Fastify validates Content-Type or reads a byte of the
+      // body: the core's 415 and 413 rules decide, and the stream is still raw for it.
+      const serve = async (request: FastifyRequest, reply: FastifyReply) => {
+        const mounted = mountPath === '' ? undefined : { originalUrl: request.raw.url ?? '/', mountPath };
+        const response = await auth.handle(toSessauthRequest(request.raw, reply.raw, mounted));
+        if (response === null) return reply.callNotFound();
+        return sendSessauthResponse(reply, response);
+      };
+      const unreachable = async () => undefined; // onRequest always replies first
+      for (const url of [auth.options.prefix, `${auth.options.prefix}/*`, auth.options.adminPrefix, `${auth.options.adminPrefix}/*`]) {
+        scope.all(url, { onRequest: serve }, unreachable);
+      }
+    },
+    prefix === undefined ? {} : { prefix },
+  );
 }
 
 /**

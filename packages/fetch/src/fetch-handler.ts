@@ -33,11 +33,21 @@ export interface FetchHandlerOptions {
   getPeerAddress?(request: Request): string | undefined;
   /** Whether the request came over TLS. @default the request URL's scheme is `https:` */
   secure?: boolean | ((request: Request) => boolean);
+  /**
+   * The path the endpoints are mounted under, when the request URL carries more than the
+   * prefix: a Next.js catch-all at `app/api/auth/[...sessauth]/route.ts` with the default
+   * prefix is `'/api'`. The endpoints answer under `mountPath + prefix` and the refresh
+   * cookie's default Path follows. The Hono middleware finds it by itself. @default ''
+   */
+  mountPath?: string;
 }
 
 export interface FetchHandler<U> {
-  /** Answers the endpoints under the prefix; resolves `null` for any other path (as the core does). */
-  handle(request: Request, conn?: ConnInfo, ctx?: WaitUntil): Promise<Response | null>;
+  /**
+   * Answers the endpoints under the prefix; resolves `null` for any other path (as the core does).
+   * `mountPath` overrides the option of that name for this request.
+   */
+  handle(request: Request, conn?: ConnInfo, ctx?: WaitUntil, mountPath?: string): Promise<Response | null>;
   /** The guard of host routes; reads only `Authorization`. Rejects with a `SessauthError`. */
   authenticate(request: Request, ctx?: WaitUntil): Promise<AuthContext<U>>;
   /** The guard of routes that work with or without a user: null without an `Authorization` header. */
@@ -65,11 +75,12 @@ export interface FetchHandler<U> {
 /** Serves sessauth on standard `Request`/`Response` (Hono, Next.js route handlers, Bun, Deno, workers). */
 export function createFetchHandler<U>(auth: Sessauth<U>, options: FetchHandlerOptions = {}): FetchHandler<U> {
   const { getPeerAddress, secure } = options;
-  const translate = (request: Request, conn: ConnInfo | undefined): SessauthRequest => {
+  const translate = (request: Request, conn: ConnInfo | undefined, mountPath = ''): SessauthRequest => {
     const url = new URL(request.url);
     return {
       method: request.method,
       path: url.pathname,
+      ...(mountPath === '' ? {} : { mountPath }),
       query: url.search.slice(1),
       headers: headersOf(request.headers),
       peerAddress: conn?.remoteAddress ?? getPeerAddress?.(request) ?? null,
@@ -83,10 +94,10 @@ export function createFetchHandler<U>(auth: Sessauth<U>, options: FetchHandlerOp
   const keepEvents = <T>(work: Promise<T>, ctx: WaitUntil | undefined): Promise<T> =>
     ctx === undefined ? work : work.finally(() => ctx.waitUntil(auth.eventsSettled()));
   return {
-    async handle(request, conn, ctx) {
+    async handle(request, conn, ctx, mountPath = options.mountPath ?? '') {
       // Host routes skip the translation entirely.
-      if (!auth.handles(pathOf(request.url))) return null;
-      const response = await keepEvents(auth.handle(translate(request, conn)), ctx);
+      if (!auth.handles(pathOf(request.url), mountPath)) return null;
+      const response = await keepEvents(auth.handle(translate(request, conn, mountPath)), ctx);
       return response === null ? null : toResponse(response);
     },
     authenticate(request, ctx) {

@@ -15,10 +15,14 @@ export interface OptionalSessauthVariables<U> {
 /** Where the direct peer comes from in this runtime (for example `getConnInfo(c)` on Node). */
 export type ConnOf = (context: Parameters<MiddlewareHandler>[0]) => ConnInfo | undefined;
 
-/** Serves the endpoints under the prefix; every other request goes on to the host's routes. */
+/**
+ * Serves the endpoints under the prefix; every other request goes on to the host's routes.
+ * Under `basePath('/api')`, `app.route('/api', ...)` or `use('/api/*', ...)` it serves under
+ * that path (the part of the route before a parameter or wildcard), and the refresh cookie's Path follows.
+ */
 export function honoSessauth<U>(handler: FetchHandler<U>, connOf?: ConnOf): MiddlewareHandler {
   return async (c, next) => {
-    const response = await handler.handle(c.req.raw, connOf?.(c), executionCtxOf(c));
+    const response = await handler.handle(c.req.raw, connOf?.(c), executionCtxOf(c), literalBase(c.req.routePath) || undefined);
     if (response !== null) return response;
     return next();
   };
@@ -75,6 +79,12 @@ export function getAuth<U>(_handler: FetchHandler<U>, c: { get(key: 'auth'): unk
   const context = c.get('auth') as AuthContext<U> | null | undefined;
   if (context === undefined || context === null) throw new IntegrationError('getAuth: this route is not behind honoRequireAuth(handler)');
   return context;
+}
+
+/** `/api/*` → `/api`: the segments of the matched route before its first parameter or wildcard. */
+function literalBase(routePath: string): string {
+  const variable = routePath.search(/\/[^/]*[:*{]/);
+  return variable === -1 ? routePath : routePath.slice(0, variable);
 }
 
 /** Hono's `c.executionCtx` on Workers; its getter throws where the runtime has none (Node, Bun, Deno). */

@@ -31,7 +31,8 @@ export interface HeadersLike {
 /**
  * The route handlers of a catch-all route under the API prefix (and, with the admin
  * listing on, one under the admin prefix): `export const { GET, POST, DELETE, PATCH,
- * OPTIONS } = nextRouteHandlers(auth)`. Route handlers see no socket, so the peer
+ * OPTIONS } = nextRouteHandlers(auth)`. In a folder below the app's root
+ * (`app/api/auth/[...sessauth]/route.ts`) it serves there, and the refresh cookie's Path follows. Route handlers see no socket, so the peer
  * address is unknown unless `options.getPeerAddress` names it (see the README).
  */
 export function nextRouteHandlers<U>(auth: SessauthSource<U>, options: FetchHandlerOptions = {}): NextRouteHandlers {
@@ -41,8 +42,11 @@ export function nextRouteHandlers<U>(auth: SessauthSource<U>, options: FetchHand
   const handlerOf = (): Promise<FetchHandler<U>> => (pending ??= engineOf(auth).then((engine) => createFetchHandler(engine, options)));
   const serve: NextRouteHandler = async (request) => {
     const handler = await handlerOf();
+    // Every request here is for the catch-all, so without a `mountPath` the core finds the
+    // folders above the prefix itself (`app/api/auth/[...sessauth]`: '/api'), as for a wildcard mount.
+    const mountPath = options.mountPath ?? new URL(request.url).pathname;
     // Null: the catch-all sits outside the prefix (a misplaced route file); the core's 404.
-    return (await handler.handle(request)) ?? handler.errorResponse(new SessauthError('not_found'));
+    return (await handler.handle(request, undefined, undefined, mountPath)) ?? handler.errorResponse(new SessauthError('not_found'));
   };
   return {
     GET: serve,

@@ -35,6 +35,29 @@ describe('@sessauth/fetch/next', () => {
     expect(options.headers.get('allow')).toBe('GET, POST, DELETE, PATCH, OPTIONS');
   });
 
+  it('in a folder below the root (app/api/auth/[...sessauth]) serves there, with the refresh cookie on that Path', async () => {
+    const auth = await testEngine({ refreshTokenTransport: 'both' });
+    for (const [routes, mount] of [
+      [nextRouteHandlers(auth), '/api'],
+      [nextRouteHandlers(auth, { mountPath: '/v2' }), '/v2'],
+    ] as const) {
+      const csrf = await routes.GET(new Request(`${BASE}${mount}/auth/csrf/`));
+      const { csrf_token: token } = (await csrf.json()) as { csrf_token: string };
+      const cookie = csrf.headers.getSetCookie()[0]!.split(';')[0]!;
+      const answer = await routes.POST(
+        new Request(`${BASE}${mount}/auth/login/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie, 'x-csrftoken': token },
+          body: JSON.stringify({ username: 'alice', password: 'pw' }),
+        }),
+      );
+      expect(answer.status, await answer.clone().text()).toBe(200);
+      expect(answer.headers.getSetCookie().find((line) => line.startsWith('refresh_token='))).toContain(`Path=${mount}/auth/refresh/;`);
+    }
+    // Outside the prefix at every mount: still the core's 404.
+    expect((await nextRouteHandlers(auth).GET(new Request(`${BASE}/api/other/`))).status).toBe(404);
+  });
+
   it('getSession reads the bearer from a Request or from Headers, and is null for none or a bad one', async () => {
     const auth = await testEngine();
     const { access_token: token } = (await (await nextRouteHandlers(auth).POST(login())).json()) as { access_token: string };

@@ -1,4 +1,5 @@
 export { toSessauthRequest, readNodeBody, type NodeRequest } from './to-sessauth-request.js';
+export { mountedAt, type MountedAt } from './mounted-at.js';
 export { writeSessauthResponse } from './write-sessauth-response.js';
 export { authorizationValues } from './authorization-values.js';
 export { headersFromRawList } from './headers-from-raw-list.js';

@@ -3,6 +3,7 @@ import type { TLSSocket } from 'node:tls';
 import { SessauthError } from '@sessauth/core';
 import type { SessauthRequest } from '@sessauth/core/adapter';
 import { headersFromRawList } from './headers-from-raw-list.js';
+import type { MountedAt } from './mounted-at.js';
 import { warnParsedBodyOnce } from './parsed-body-warning.js';
 
 /** A Node request, possibly carrying a body a framework already parsed. */
@@ -13,15 +14,17 @@ export type NodeRequest = IncomingMessage & { body?: unknown };
  * (the 415 gate runs first). Headers come from `rawHeaders`, so duplicates survive
  * for the core to refuse instead of Node silently keeping the first. Given the response,
  * the request's `signal` aborts when the client goes away before the answer is written
- * (made on first use: only a login's password check asks for it).
+ * (made on first use: only a login's password check asks for it). Given `mounted`, the core
+ * sees the full path and the mount (see `mountedAt`).
  */
-export function toSessauthRequest(req: NodeRequest, res?: ServerResponse): SessauthRequest {
-  const url = req.url ?? '/';
+export function toSessauthRequest(req: NodeRequest, res?: ServerResponse, mounted?: MountedAt): SessauthRequest {
+  const url = mounted?.originalUrl ?? req.url ?? '/';
   const query = url.indexOf('?');
   const request: SessauthRequest = {
     method: req.method ?? 'GET',
     path: query === -1 ? url : url.slice(0, query),
     query: query === -1 ? '' : url.slice(query + 1),
+    ...(mounted === undefined || mounted.mountPath === '' ? {} : { mountPath: mounted.mountPath }),
     headers: headersFromRawList(req.rawHeaders),
     peerAddress: req.socket.remoteAddress ?? null,
     secure: (req.socket as TLSSocket).encrypted === true,

@@ -236,6 +236,36 @@ export function describeBrowserClient(adapter: string, browser: Browser | null):
       await context.close();
     });
 
+    it('on a phone (390 px wide) nothing overflows the screen, signed out or signed in', async () => {
+      const context = await newDevice(chromium, LONDON);
+      const page = await openDemo(context, server.origin);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await signedOut(page);
+      const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(await overflow()).toBe(0);
+      // "Remember me" and its checkbox on one line (the label's row is one line of text high).
+      const remember = await page.locator('label:has(input[name=remember])').boundingBox();
+      const checkbox = await page.locator('input[name=remember]').boundingBox();
+      expect(remember!.height).toBeLessThan(40);
+      expect(checkbox!.x).toBeGreaterThan(remember!.x + 100);
+      await page.screenshot({ path: `${SCREENSHOTS}demo-${adapter}-390px-signed-out.png`, fullPage: true });
+
+      await signIn(page, 'bob', 'bob-password');
+      await page.waitForSelector('#sessions tr.current');
+      expect(await overflow()).toBe(0);
+      // Each session is a card of labelled lines; the sentence about the token reads as English.
+      expect(
+        await page
+          .locator('#sessions tr.current td')
+          .first()
+          .evaluate((cell) => getComputedStyle(cell, '::before').content),
+      ).toBe('"Device: "');
+      expect(await page.textContent('#token-info')).toMatch(/^The access token is valid until .+\.$/);
+      await page.screenshot({ path: `${SCREENSHOTS}demo-${adapter}-390px-signed-in.png`, fullPage: true });
+      expect(page.errors).toEqual([]);
+      await context.close();
+    });
+
     it('a refresh whose response is lost signs every tab out (ambiguous) and is never retried', async () => {
       const context = await newDevice(chromium, LONDON);
       const page = await openDemo(context, server.origin);

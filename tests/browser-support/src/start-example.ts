@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { freePort, stopProcess, waitUntilAnswering } from '@sessauth/test-support';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const START_TIMEOUT_MS = 60_000;
-const STOP_GRACE_MS = 5_000;
 
 export interface StartExampleOptions {
   /** Settings on top of the defaults below (a suite's transport, throttles, users...). */
@@ -51,63 +50,27 @@ export async function startExample(adapter: string, options: StartExampleOptions
   }
   const origin = `http://127.0.0.1:${port}`;
   try {
-    await waitUntilServing(adapter, origin, child, output);
+    await waitUntilAnswering({
+      child,
+      ready: () => servesApiAndClient(origin),
+      output: () => output.join('\n'),
+      name: `example ${adapter}`,
+      timeoutMs: START_TIMEOUT_MS,
+    });
   } catch (error) {
-    await stopProcessGroup(child);
+    await stopProcess(child, { group: true });
     throw error;
   }
   return {
     origin,
     output,
     logEvents: (event) => output.filter((line) => line.includes(`"event":"${event}"`)),
-    stop: () => stopProcessGroup(child),
+    stop: () => stopProcess(child, { group: true }),
   };
 }
 
-async function waitUntilServing(adapter: string, origin: string, child: ChildProcess, output: string[]): Promise<void> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  let last = 'not listening yet';
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`example ${adapter} exited with ${child.exitCode}:\n${output.join('\n')}`);
-    try {
-      const [api, client] = await Promise.all([fetch(`${origin}/auth/csrf/`), fetch(`${origin}/sessauth-client.js`)]);
-      if (api.ok && client.ok) return;
-      last = `GET /auth/csrf/ ${api.status}, GET /sessauth-client.js ${client.status}`;
-    } catch (error) {
-      last = (error as Error).message;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`example ${adapter} did not come up within ${START_TIMEOUT_MS / 1000} s (${last}):\n${output.join('\n')}`);
-}
-
-/** SIGTERM to the whole group, SIGKILL if it is still there after the grace period. */
-async function stopProcessGroup(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-  const pid = child.pid;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  signalGroup(pid, 'SIGTERM');
-  const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), STOP_GRACE_MS);
-  await exited;
-  clearTimeout(timer);
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is gone already (ESRCH): nothing left to stop.
-  }
-}
-
-/** A port that was free on 127.0.0.1 a moment ago. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
+/** Serving the API and the demo page's client. */
+async function servesApiAndClient(origin: string): Promise<boolean> {
+  const [api, client] = await Promise.all([fetch(`${origin}/auth/csrf/`), fetch(`${origin}/sessauth-client.js`)]);
+  return api.ok && client.ok;
 }

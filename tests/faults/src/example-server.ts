@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort, stopProcess, waitUntilAnswering } from '@sessauth/test-support';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -91,45 +91,15 @@ export async function startExampleServer(
     stop: () => stopProcess(child),
   };
   try {
-    await waitUntilServing(server);
+    await waitUntilAnswering({
+      child,
+      ready: async () => (await fetch(`${baseUrl}/auth/csrf/`)).ok,
+      output: () => output.join('\n'),
+      name: `example server ${adapter}`,
+    });
   } catch (error) {
     await server.stop();
     throw error;
   }
   return server;
-}
-
-async function waitUntilServing(server: ExampleServer): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    const exited = server.exit();
-    if (exited !== null) throw new Error(`example server exited (${JSON.stringify(exited)}):\n${server.output.join('\n')}`);
-    try {
-      if ((await fetch(`${server.baseUrl}/auth/csrf/`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`example server did not answer within 90 s:\n${server.output.join('\n')}`);
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }

@@ -54,6 +54,13 @@ describe('the history checker', () => {
     expect(check(history)).toEqual([]);
   });
 
+  it('takes a login refused 429 login_busy (the hasher line is full), but no other 429', () => {
+    const busy = { error_code: 'login_busy' };
+    expect(check(historyOf({ kind: 'login', sid: null, status: 429, code: 'login_busy', body: JSON.stringify(busy) }))).toEqual([]);
+    expect(check(historyOf({ kind: 'login', sid: null, status: 429, code: 'rate_limited', body: '{}' }))).toEqual(['unexpected-status']);
+    expect(check(historyOf({ kind: 'me', status: 429, code: 'login_busy', body: '{}' }))).toEqual(['unexpected-status']);
+  });
+
   it.each<[string, Draft[], Partial<CheckInput>]>([
     ['server-exited', [{ kind: 'me' }], { serverExit: { code: 1, signal: null } }],
     ['no-answer', [{ kind: 'me', status: 'timeout' }], {}],

@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort, stopProcess, waitUntilAnswering } from '@sessauth/test-support';
 
 /** The Next.js project the tests build and start. */
 export const FIXTURE = fileURLToPath(new URL('../fixture/', import.meta.url));
@@ -46,37 +46,11 @@ export async function startFixture(env: Record<string, string>): Promise<Started
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const origin = `http://127.0.0.1:${port}`;
-  await untilAnswering(origin, child, () => output);
-  return {
-    origin,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      await exited;
-    },
+  // Any HTTP answer means the server is up (a refused connection is not yet).
+  const answersHttp = async () => {
+    await fetch(`${origin}/api/me`);
+    return true;
   };
-}
-
-async function untilAnswering(origin: string, child: ChildProcess, output: () => string): Promise<void> {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output()}`);
-    try {
-      await fetch(`${origin}/api/me`);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
+  await waitUntilAnswering({ child, ready: answersHttp, output: () => output, name: 'next start' });
+  return { origin, stop: () => stopProcess(child) };
 }

@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mapLimit, runCommand, type CommandResult } from './run-command.js';
+import { mapLimit, runCommand } from './run-command.js';
 
 export const WORKSPACE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -25,26 +25,34 @@ export type PublicPackage = (typeof PUBLIC_PACKAGES)[number];
 /** The tarball of each public package, by directory name. */
 export type PackedWorkspace = Readonly<Record<PublicPackage, string>>;
 
-/**
- * pnpm as the contributor runs it: the one on PATH (under `pnpm test`), else the
- * version the root package.json pins, through npx (as the README's commands do).
- */
-async function pnpm(args: readonly string[], cwd: string): Promise<CommandResult> {
-  const onPath = await runCommand('pnpm', ['--version'], { cwd, allowFailure: true }).catch(() => null);
-  if (onPath !== null && onPath.code === 0) return runCommand('pnpm', args, { cwd });
-  const manifest = JSON.parse(readFileSync(join(WORKSPACE_ROOT, 'package.json'), 'utf8')) as { packageManager: string };
-  return runCommand('npx', ['--yes', '-p', manifest.packageManager, 'pnpm', ...args], { cwd });
+/** What `npm publish --dry-run` of one packed package would upload: its name, version and file list. */
+export interface PublishDryRun {
+  readonly name: string;
+  readonly version: string;
+  readonly files: readonly string[];
 }
 
 /**
- * Builds the public packages (a turbo cache hit under `pnpm test`, which built them
- * first) and packs each with `pnpm pack`, as `pnpm publish` would: `catalog:` and
- * `workspace:` ranges resolved, `publishConfig` applied, the prepack script run.
+ * `npm publish --dry-run` of every packed tarball (the files `pnpm publish` uploads are the
+ * ones `pnpm pack` wrote): nothing is uploaded, and a package the registry would refuse fails here.
+ */
+export async function publishDryRun(packed: PackedWorkspace): Promise<PublishDryRun[]> {
+  return mapLimit(PUBLIC_PACKAGES, 4, async (name) => {
+    const result = await runCommand('npm', ['publish', '--dry-run', '--json', packed[name]], { cwd: dirname(packed[name]) });
+    const [report] = Object.values(JSON.parse(result.stdout) as Record<string, { name: string; version: string; files: Array<{ path: string }> }>);
+    if (report === undefined) throw new Error(`npm publish --dry-run printed no report for @sessauth/${name}`);
+    return { name: report.name, version: report.version, files: report.files.map((file) => file.path) };
+  });
+}
+
+/**
+ * Packs the public packages with `scripts/pack-packages.mjs`, the command the docs give users
+ * for installing before a release (`pnpm pack:packages`): the build (a turbo cache hit under
+ * `pnpm test`), then `pnpm pack` of each, as `pnpm publish` would: `catalog:` and `workspace:`
+ * ranges resolved, `publishConfig` applied, the prepack script run.
  */
 export async function packWorkspace(destination: string): Promise<PackedWorkspace> {
-  const filters = PUBLIC_PACKAGES.map((name) => `--filter=./packages/${name}`);
-  await pnpm(['exec', 'turbo', 'run', 'build', '--output-logs=errors-only', ...filters], WORKSPACE_ROOT);
-  await mapLimit(PUBLIC_PACKAGES, 3, (name) => pnpm(['pack', '--pack-destination', destination], join(WORKSPACE_ROOT, 'packages', name)));
+  await runCommand(process.execPath, [join(WORKSPACE_ROOT, 'scripts/pack-packages.mjs'), destination], { cwd: WORKSPACE_ROOT });
   const files = readdirSync(destination);
   const packed = {} as Record<PublicPackage, string>;
   for (const name of PUBLIC_PACKAGES) {

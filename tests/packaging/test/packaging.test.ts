@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appLegs } from '../src/app-legs.js';
@@ -9,7 +10,7 @@ import { TYPE_SETUPS, writeConsumer } from '../src/app-files.js';
 import { installBase } from '../src/base-install.js';
 import { expectPackedManifest } from '../src/expect-manifest.js';
 import { installedCopies } from '../src/npm.js';
-import { PUBLIC_PACKAGES, WORKSPACE_ROOT, packWorkspace, type PackedWorkspace } from '../src/pack-workspace.js';
+import { PUBLIC_PACKAGES, WORKSPACE_ROOT, packWorkspace, publishDryRun, type PackedWorkspace } from '../src/pack-workspace.js';
 import { peerVariants, type PeerVariant } from '../src/peer-variants.js';
 import { prepareApp, type PreparedApp } from '../src/prepare-app.js';
 import { releasePlanFor } from '../src/release-plan.js';
@@ -85,6 +86,29 @@ describe.skipIf(registry === null)('the packages as a user installs them', () =>
       });
       expect(semver.satisfies('6.0.0', (await readPackedManifest(packed.redis)).peerDependencies?.ioredis ?? '')).toBe(true);
       expect(semver.satisfies('4.0.0', (await readPackedManifest(packed.conformance)).peerDependencies?.vitest ?? '')).toBe(true);
+    });
+
+    it('the minified build of the browser client is exported for pages without a bundler, and loads', async () => {
+      const manifest = await readPackedManifest(packed.client);
+      expect(manifest.exports).toMatchObject({ './sessauth-client.min.js': { default: './dist/sessauth-client.min.js' } });
+      const file = join(run, 'sessauth-client.min.mjs');
+      writeFileSync(file, await readTarballFile(packed.client, 'dist/sessauth-client.min.js'));
+      const module = (await import(pathToFileURL(file).href)) as { createSessauthClient?: unknown };
+      expect(typeof module.createSessauthClient).toBe('function');
+    });
+
+    it('every packed package passes `npm publish --dry-run` with its build, README and LICENSE', async () => {
+      const reports = await publishDryRun(packed);
+      for (const [index, name] of PUBLIC_PACKAGES.entries()) {
+        const report = reports[index]!;
+        expect(report.name).toBe(`@sessauth/${name}`);
+        expect(report.version).toBe(workspaceManifests[index]!.version);
+        expect(report.files, name).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
+        expect(
+          report.files.some((file) => file.startsWith('dist/')),
+          `${name} ships its build`,
+        ).toBe(true);
+      }
     });
 
     it('a minor release of the core releases every package one minor up, not 1.0.0 (peer dependents are not majored)', async () => {

@@ -1,8 +1,14 @@
-import type { AdapterConformanceInput, RemoteApp, RemoteAppSetup, TestAppAuth } from '@sessauth/conformance';
+import type { AdapterConformanceInput, AdapterSkipEntry, RemoteApp, RemoteAppSetup, TestAppAuth } from '@sessauth/conformance';
 import type { ResolvedOptions, SessionStore } from '@sessauth/core';
 import type { EngineSetup, EngineStarted, MountKind } from '../host/engine-setup.js';
 import { CallbackServer } from './callback-server.js';
 import { ControlClient } from './control-client.js';
+
+/**
+ * The runtimes' control app serves each engine at the root of its own server; mounting under a
+ * path is the framework's (Hono `basePath`), proven on Node by the matrix's `mount/` cases.
+ */
+export const REMOTE_SKIP: readonly AdapterSkipEntry[] = ['mount/'];
 
 /** A runtime process serving the control app for one cell. */
 export interface RuntimeProcess {

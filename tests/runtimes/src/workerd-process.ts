@@ -1,19 +1,10 @@
-import { createServer } from 'node:net';
+import { freePort } from '@sessauth/test-support';
 import { Miniflare } from 'miniflare';
 import { BUNDLE_DIR } from './bundle.js';
 import type { RuntimeProcess } from './remote-cell.js';
 
 // Direct sockets besides Miniflare's own (slot 0): a test runs at most three apps at once.
 const DIRECT_SLOTS = 4;
-
-/** A port nothing listens on now (the runtime binds it next). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * workerd (through Miniflare) on the bundled worker: Miniflare's own socket (its entry worker

@@ -3,7 +3,7 @@ import { describe, it } from 'vitest';
 import { startExample } from '../../../examples/cloudflare/scripts/dev.mjs';
 import { EXAMPLE_ENV, exerciseExample } from '../src/example-flow.js';
 import { startRuntimeProcess } from '../src/runtime-process.js';
-import { freePort } from '../src/workerd-process.js';
+import { freePort } from '@sessauth/test-support';
 
 const bin = (name: string) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
 const example = (name: string) => fileURLToPath(new URL(`../../../examples/${name}/src/`, import.meta.url));

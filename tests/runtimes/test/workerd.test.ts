@@ -1,6 +1,6 @@
 import { type AdapterSkipEntry, describeAdapterConformance } from '@sessauth/conformance';
 import { bundleEntry } from '../src/bundle.js';
-import { remoteCell } from '../src/remote-cell.js';
+import { REMOTE_SKIP, remoteCell } from '../src/remote-cell.js';
 import { startWorkerd } from '../src/workerd-process.js';
 
 const launch = (store: string) => async () => startWorkerd(await bundleEntry('workerd'), store);
@@ -16,6 +16,7 @@ const SKIP: AdapterSkipEntry[] = [
   // spread over isolates and each has a CPU-time limit; the login throttles still apply (see
   // docs/cloudflare-workers.md). Deno and Bun run the case.
   'login/flood',
+  ...REMOTE_SKIP,
 ];
 
 describeAdapterConformance('workerd (Miniflare, fetch handler) x memory', remoteCell(launch('memory'), 'fetch'), { skip: SKIP });

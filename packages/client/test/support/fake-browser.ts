@@ -1,6 +1,6 @@
 import { createSessauth, MemorySessionStore, SessauthError, type Sessauth } from '@sessauth/core';
 import type { SessauthRequest, SessauthResponse } from '@sessauth/core/adapter';
-import { CookieJar } from './cookie-jar.js';
+import { CookieJar, parseSetCookie } from '@sessauth/conformance';
 
 export interface DemoUser {
   readonly id: string;
@@ -137,7 +137,7 @@ export class FakeBrowser {
     // The answer takes time to travel back too: a request sent meanwhile still carries the old cookie.
     await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 4));
     if (fate === 'lose-response') throw new TypeError('fetch failed: connection reset');
-    for (const line of response.setCookies) this.jar.store(line);
+    this.jar.store(response.setCookies.map(parseSetCookie), url.pathname);
     return new Response(response.body, { status: response.status, headers: response.headers });
   };
 
@@ -165,8 +165,8 @@ export class FakeBrowser {
   private async toSessauthRequest(request: Request, url: URL): Promise<SessauthRequest> {
     const headers = new Map<string, string[]>();
     request.headers.forEach((value, name) => headers.set(name, [value]));
-    const cookie = this.jar.header(url.pathname);
-    if (cookie !== '') headers.set('cookie', [cookie]);
+    const cookie = this.jar.headerFor(url.pathname);
+    if (cookie !== undefined) headers.set('cookie', [cookie]);
     const bytes = new Uint8Array(await request.arrayBuffer());
     return {
       method: request.method,

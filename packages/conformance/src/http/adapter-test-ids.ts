@@ -188,6 +188,8 @@ export const ADAPTER_TEST_IDS = [
   // key-rotation-suite.ts
   'keys/rotation-no-sign-out',
   'keys/jwks',
+  // mount-suite.ts
+  'mount/cookie-flow',
 ] as const;
 
 /** One test of the HTTP suite, e.g. `'csrf/origin'`. */

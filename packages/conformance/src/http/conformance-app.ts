@@ -45,7 +45,10 @@ export interface LoginOptions {
 export interface TestApp {
   readonly auth: TestAppAuth;
   readonly baseUrl: string;
+  /** Where the endpoints answer: the mount path (when the test asked for one) and the engine's prefix. */
   readonly prefix: string;
+  /** The mount path the test asked for ('' at the root). */
+  readonly mountPath: string;
   readonly clock: TestClock;
   readonly users: UserTable;
   readonly store: SessionStore;
@@ -93,7 +96,8 @@ export async function startTestApp(parts: CellParts, overrides: Partial<Sessauth
     ...(options.previousSecretKeys ?? []),
     ...(options.securityStampKey === undefined ? [] : [options.securityStampKey]),
   ]);
-  const prefix = auth.options.prefix;
+  const mountPath = extras.mountPath ?? '';
+  const prefix = `${mountPath}${auth.options.prefix}`;
   const transport = auth.options.refreshTokenTransport;
   const at = (path: string) => `${prefix}${path}`;
   const client = () => new HttpClient(mounted.baseUrl, secrets);
@@ -126,6 +130,7 @@ export async function startTestApp(parts: CellParts, overrides: Partial<Sessauth
     auth,
     baseUrl: mounted.baseUrl,
     prefix,
+    mountPath,
     clock,
     users,
     store: parts.store,
@@ -164,12 +169,14 @@ async function startHere(parts: CellParts, setup: HereSetup): Promise<{ auth: Te
     ...(rateLimitStore === undefined ? {} : { rateLimitStore }),
     ...(extras.geolocation === undefined ? {} : { geolocation: extras.geolocation }),
   });
-  const mounted: AppUnderTest = await parts.mountApp(auth, { setPassword: setPasswordIn });
+  const host = extras.mountPath === undefined ? { setPassword: setPasswordIn } : { setPassword: setPasswordIn, mountPath: extras.mountPath };
+  const mounted: AppUnderTest = await parts.mountApp(auth, host);
   return { auth, mounted };
 }
 
 /** The engine built and served by another runtime. */
 async function startRemote(start: StartRemoteApp, setup: RemoteAppSetup): Promise<{ auth: TestAppAuth; mounted: AppUnderTest }> {
+  if (setup.extras.mountPath !== undefined) throw new Error("a remote runtime's app is served at the root: skip 'mount/' for it");
   const remote = await start(setup);
   return { auth: remote.auth, mounted: remote };
 }

@@ -25,6 +25,12 @@ export interface AppUnderTest {
 export interface ConformanceHost {
   /** Stores a user's new password (and changes their security stamp), for `POST /me/password`. */
   readonly setPassword: SetPassword<ConformanceUser>;
+  /**
+   * When set (`'/api'`), mount the adapter under this path the framework's own way
+   * (Express `app.use('/api', ...)`, koa-mount, a Fastify plugin `prefix`, Hono `basePath`):
+   * the endpoints answer under `mountPath + prefix`; the host routes (`/me`, ...) stay at the root.
+   */
+  readonly mountPath?: string;
 }
 
 /**
@@ -110,4 +116,6 @@ export interface TestAppExtras {
   readonly hasher?: PasswordHasher;
   /** Wraps the users port, e.g. a lookup that folds spellings together as a SQL collation does. */
   readonly wrapUsers?: (users: UserPort<ConformanceUser>) => UserPort<ConformanceUser>;
+  /** Mount the adapter under this path (see `ConformanceHost.mountPath`); `prefix` and `at()` include it. */
+  readonly mountPath?: string;
 }

@@ -17,6 +17,7 @@ import { keyRotationSuite } from './key-rotation-suite.js';
 import { loginFloodSuite } from './login-flood-suite.js';
 import { loginSuite } from './login-suite.js';
 import { logoutSuite } from './logout-suite.js';
+import { mountSuite } from './mount-suite.js';
 import { stepUpSuite } from './step-up-suite.js';
 import { oneAnswerSuite } from './one-answer-suite.js';
 import { openApiViolations } from './openapi/openapi-check.js';
@@ -76,12 +77,16 @@ export function describeAdapterConformance(name: string, input: AdapterConforman
     });
 
     const kit: SuiteKit = {
-      test(id, title, body) {
+      test(id, title, body, testOptions = {}) {
         const declare = isSkipped(id) ? it.skip : it;
-        declare(`${id}: ${title}`, async (context) => {
-          if (cell === null) return context.skip('the store of this cell is unavailable');
-          await body();
-        });
+        declare(
+          `${id}: ${title}`,
+          async (context) => {
+            if (cell === null) return context.skip('the store of this cell is unavailable');
+            await body();
+          },
+          testOptions.timeoutMs,
+        );
       },
       async start(overrides = {}, extras = {}) {
         if (cell === null) throw new Error('no store: the cell should have been skipped');
@@ -119,6 +124,7 @@ export function describeAdapterConformance(name: string, input: AdapterConforman
     idleSuite(kit);
     rememberSuite(kit);
     keyRotationSuite(kit);
+    mountSuite(kit);
   });
 }
 
@@ -130,7 +136,7 @@ async function checkAgainstOpenApi(apps: readonly TestApp[], recorded: Map<TestA
     const records = recorded.get(app) ?? [];
     recorded.delete(app);
     stopRecording(app.baseUrl);
-    return openApiViolations(openApiDocument(app.auth.options), records);
+    return openApiViolations(openApiDocument({ ...app.auth.options, mountPath: app.mountPath }), records);
   });
   expect(violations, 'every answer must follow the OpenAPI description').toEqual([]);
 }

@@ -55,7 +55,7 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
   return {
     options,
     handle: (request) => handleRequest(engine, request),
-    handles: (target) => isOurPath(options, target, engine.admin !== null),
+    handles: (target, mountPath) => isOurPath(options, target, engine.admin !== null, mountPath),
     authenticate: (input) => authenticateBearer(engine, input),
     authenticateOptional: async (input) =>
       input.authorization === undefined || input.authorization.length === 0 ? null : authenticateBearer(engine, input),

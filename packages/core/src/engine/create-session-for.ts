@@ -2,6 +2,7 @@ import type { Engine } from '../endpoints/engine.js';
 import { IntegrationError, SessauthError } from '../errors/sessauth-error.js';
 import { emitLogin } from '../sessions/emit-session-events.js';
 import { clientIpOf } from '../http/client-identity.js';
+import { isMountPath, mountedOptions } from '../http/mount-path.js';
 import { joinedHeader } from '../http/request-headers.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
 import { normalizeIp } from '../net/ip-address.js';
@@ -30,6 +31,11 @@ export interface CreateSessionForInput {
   readonly amr?: readonly string[];
   /** The authentication context class reached, when the host names one (sent as `acr` in access tokens). */
   readonly acr?: string | null;
+  /**
+   * Where the host mounted the endpoints (`app.use('/api', sessauthMiddleware(auth))`: `'/api'`), so that
+   * `response()` sets the refresh cookie on the mounted Path, as the login there does. @default '' (the root)
+   */
+  readonly mountPath?: string;
 }
 
 /**
@@ -62,6 +68,7 @@ export async function createSessionFor<U>(engine: Engine<U>, userId: string, inp
   if (input.userAgent !== undefined && typeof input.userAgent !== 'string')
     throw new IntegrationError('createSessionFor: userAgent must be a string');
   const facts = checkAuthenticationFacts('createSessionFor', input, []);
+  const mount = mountPathOf(input);
   const clientIp = clientIpFrom(engine, input);
   const userAgent = input.userAgent ?? (input.request === undefined ? undefined : joinedHeader(input.request.headers, 'user-agent'));
   const user = await engine.users.findById(userId);
@@ -72,8 +79,16 @@ export async function createSessionFor<U>(engine: Engine<U>, userId: string, inp
     access_token: issued.accessToken,
     refresh_token: issued.refreshToken,
     session_id: issued.session.id,
-    response: () => tokenResponse(engine, issued),
+    response: () => tokenResponse(mount === '' ? engine : { ...engine, options: mountedOptions(engine.options, mount) }, issued),
   };
+}
+
+function mountPathOf(input: CreateSessionForInput): string {
+  const mount = input.mountPath ?? '';
+  if (typeof mount !== 'string' || !isMountPath(mount)) {
+    throw new IntegrationError("createSessionFor: mountPath must be '' or a path such as '/api' (no ';', spaces or trailing slash)");
+  }
+  return mount;
 }
 
 function clientIpFrom<U>(engine: Engine<U>, input: CreateSessionForInput): string | null {

@@ -3,6 +3,7 @@ import { authenticateRequest } from '../endpoints/bearer-guard.js';
 import type { Engine } from '../endpoints/engine.js';
 import { endpointOf, matchEndpoint, type RouteName } from '../endpoints/endpoints.js';
 import { SessauthError } from '../errors/sessauth-error.js';
+import { isUnder, mountedOptions, resolveMount } from '../http/mount-path.js';
 import { routablePath } from '../http/request-target.js';
 import { errorToResponse } from '../http/response.js';
 import type { RouteMatch } from '../http/router.js';
@@ -10,23 +11,37 @@ import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request
 import type { ResolvedOptions } from '../options/options.js';
 import { RequestStoreBudget } from '../store/request-store-budget.js';
 
-/** The API prefix or the admin prefix holds `target` (query ignored, dot segments resolved). */
-export function isOurPath(options: ResolvedOptions, target: string, adminOn: boolean): boolean {
+/**
+ * The API prefix or the admin prefix holds `target` (query ignored, dot segments resolved),
+ * at the root or, given the framework's `mountPath`, under it (see resolveMount).
+ */
+export function isOurPath(options: ResolvedOptions, target: string, adminOn: boolean, mountPath = ''): boolean {
   const query = target.indexOf('?');
   const path = routablePath(query === -1 ? target : target.slice(0, query));
+  if (mountPath !== '') return resolveMount(path, mountPath, prefixesOf(options, adminOn)) !== null;
   return isUnder(path, options.prefix) || (adminOn && isAdminPath(path, options.adminPrefix));
 }
 
-function isUnder(path: string, prefix: string): boolean {
-  return path === prefix || path.startsWith(`${prefix}/`);
+function prefixesOf(options: ResolvedOptions, adminOn: boolean): readonly string[] {
+  return adminOn ? [options.prefix, options.adminPrefix] : [options.prefix];
+}
+
+/** The engine as a request mounted by its framework sees it (prefixes and cookie path under the mount). */
+function mountedEngine<U>(engine: Engine<U>, path: string, mountPath: string | undefined): Engine<U> | null {
+  if (mountPath === undefined || mountPath === '') return engine;
+  const mount = resolveMount(path, mountPath, prefixesOf(engine.options, engine.admin !== null));
+  if (mount === null) return null;
+  return mount === '' ? engine : { ...engine, options: mountedOptions(engine.options, mount) };
 }
 
 /** Dispatches one request to its endpoint; every failure becomes the contract's JSON error. */
-export async function handleRequest<U>(engine: Engine<U>, received: SessauthRequest): Promise<SessauthResponse | null> {
+export async function handleRequest<U>(root: Engine<U>, received: SessauthRequest): Promise<SessauthResponse | null> {
   // A CORS preflight belongs to the host's CORS layer, mounted before the adapter.
   if (received.method.toUpperCase() === 'OPTIONS') return null;
   const path = routablePath(received.path);
   const request = path === received.path ? received : { ...received, path };
+  const engine = mountedEngine(root, path, received.mountPath);
+  if (engine === null) return null;
   // The admin pages first: their prefix is separate from the API's.
   if (engine.admin !== null && isAdminPath(request.path, engine.options.adminPrefix)) {
     return handleAdminRequest(engine, engine.admin, request).catch((error: unknown) => errorToResponse(error, engine.logger));

@@ -57,9 +57,10 @@ export interface Sessauth<U> extends SessionApi {
   /**
    * True when `handle` may answer this request target (path, optionally with its query):
    * it lies under the API prefix or the admin prefix. Adapters call it first so host
-   * routes pay nothing for translating a request the core would hand back.
+   * routes pay nothing for translating a request the core would hand back. With the
+   * framework's `mountPath` (see `SessauthRequest.mountPath`), `target` is the full path.
    */
-  handles(target: string): boolean;
+  handles(target: string, mountPath?: string): boolean;
   /** The guard of host routes: one token verification, one store read. Throws `SessauthError`. */
   authenticate(input: AuthenticateInput): Promise<AuthContext<U>>;
   /**

@@ -5,8 +5,15 @@
  */
 export interface SessauthRequest {
   readonly method: string;
-  /** The URL path, without query string, not decoded. */
+  /** The URL path, without query string, not decoded; with `mountPath`, the full path the client sent. */
   readonly path: string;
+  /**
+   * Where the framework mounted the adapter (Express's `req.baseUrl`, Koa's mount, a Fastify
+   * plugin's prefix, a Hono `basePath`); absent or '' at the root. The endpoints are served
+   * under `mountPath + prefix` and the default refresh cookie Path follows; a mount that
+   * already holds the prefix (`app.use('/auth', ...)`, a wildcard) is cut back to the root.
+   */
+  readonly mountPath?: string;
   /** The raw query string without the leading `?` (absent or '' when none); only the admin listing reads it. */
   readonly query?: string;
   readonly headers: RequestHeaders;

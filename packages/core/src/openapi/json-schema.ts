@@ -14,6 +14,7 @@ export interface JsonSchema {
   readonly enum?: readonly JsonValue[];
   readonly const?: JsonValue;
   readonly oneOf?: readonly JsonSchema[];
+  readonly allOf?: readonly JsonSchema[];
   readonly anyOf?: readonly JsonSchema[];
   readonly format?: 'date-time' | 'uri';
   readonly minLength?: number;

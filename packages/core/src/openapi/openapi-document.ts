@@ -1,5 +1,6 @@
 import { ERROR_STATUS, type ErrorCode } from '../errors/error-codes.js';
 import { ENDPOINTS } from '../endpoints/endpoints.js';
+import { mountedCookiePath } from '../http/mount-path.js';
 import type { RefreshTokenTransport } from '../options/options.js';
 import { ROUTE_DOCS, type DocSettings, type ErrorCase, type RouteDoc } from './route-docs.js';
 import type {
@@ -12,7 +13,7 @@ import type {
   Reference,
   ResponseObject,
 } from './openapi-types.js';
-import { componentSchemas, errorBodySchema } from './wire-schemas.js';
+import { componentSchemas } from './wire-schemas.js';
 import { ref } from './json-schema.js';
 
 /** The settings the description depends on; a `ResolvedOptions` (`auth.options`) fits. */
@@ -27,6 +28,12 @@ export interface OpenApiSettings {
   readonly refreshCookiePath?: string;
   /** @default 'csrftoken' */
   readonly csrfCookieName?: string;
+  /**
+   * Where the host mounted the adapter (`app.use('/api', sessauthMiddleware(auth))`: `'/api'`):
+   * becomes the document's `servers` URL, and the default refresh cookie Path follows it.
+   * @default '' (the root: no `servers`)
+   */
+  readonly mountPath?: string;
 }
 
 const header = (name: string): Reference => ({ $ref: `#/components/headers/${name}` });
@@ -40,10 +47,11 @@ const SET_COOKIE = { 'Set-Cookie': header('SetCookie') };
  */
 export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument {
   const prefix = settings.prefix ?? '/auth';
+  const mount = (settings.mountPath ?? '').replace(/\/$/, '');
   const doc: DocSettings = {
     transport: settings.refreshTokenTransport ?? 'body',
     refreshCookieName: settings.refreshCookieName ?? 'refresh_token',
-    refreshCookiePath: settings.refreshCookiePath ?? `${prefix}/refresh/`,
+    refreshCookiePath: mountedCookiePath(settings.refreshCookiePath ?? `${prefix}/refresh/`, prefix, mount),
     csrfCookieName: settings.csrfCookieName ?? 'csrftoken',
   };
   const paths: Record<string, PathItem> = {};
@@ -64,6 +72,8 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
     info: {
       title: 'sessauth',
       version: '1',
+      // The description is sessauth's output, under sessauth's license; a host may replace `info`.
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         `Session-backed token authentication, refresh token transport \`${doc.transport}\`. ` +
         'The trailing slash of every path is optional. Another method on a documented path answers 405 ' +
@@ -71,6 +81,11 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
         '(components.responses.MethodNotAllowed and NotFound). Every answer but the JWK set carries ' +
         '`Cache-Control: no-store` and `Pragma: no-cache`.',
     },
+    servers: [
+      mount === ''
+        ? { url: '/', description: 'the origin that serves this description' }
+        : { url: mount, description: 'where the host mounted the endpoints' },
+    ],
     'x-sessauth': { prefix, refreshTokenTransport: doc.transport },
     paths,
     components: {
@@ -133,7 +148,8 @@ function operation(id: string, path: string, doc: RouteDoc, s: DocSettings): Ope
     operationId: id,
     summary: doc.summary,
     description: doc.description,
-    ...(doc.bearer ? { security: [{ bearerAuth: [] }] } : {}),
+    // A public operation says so (`security: []`), rather than leaving it to a default.
+    security: doc.bearer ? [{ bearerAuth: [] }] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body === undefined ? {} : { requestBody: { required: body.required, content: { 'application/json': { schema: ref(body.schema) } } } }),
     responses,
@@ -155,7 +171,8 @@ function errorResponse(codes: readonly ErrorCode[], headers: Record<string, Refe
   return {
     description: codes.map((code) => `\`${code}\``).join(', '),
     headers: { ...NO_STORE_HEADERS, ...headers },
-    content: { 'application/json': { schema: errorBodySchema(codes) } },
+    // Every error body is an ErrorResponse; this answer narrows its code to the ones it can carry.
+    content: { 'application/json': { schema: { allOf: [ref('ErrorResponse'), { properties: { error_code: { enum: codes } } }] } } },
     ...(setCookies.length > 0 ? { 'x-set-cookies': setCookies } : {}),
   };
 }

@@ -43,7 +43,14 @@ export type PathItem = Partial<Record<HttpMethodKey, OperationObject>>;
 
 export interface OpenApiDocument {
   readonly openapi: '3.1.0';
-  readonly info: { readonly title: string; readonly version: string; readonly description: string };
+  readonly info: {
+    readonly title: string;
+    readonly version: string;
+    readonly description: string;
+    readonly license: { readonly name: string; readonly identifier: string };
+  };
+  /** The paths are relative to the first: `/` (the serving origin), or the mount path (`mountPath`). */
+  readonly servers: readonly { readonly url: string; readonly description: string }[];
   /** The settings this document was made for; the prefix is already in every path. */
   readonly 'x-sessauth': { readonly prefix: string; readonly refreshTokenTransport: string };
   readonly paths: Readonly<Record<string, PathItem>>;

@@ -96,7 +96,11 @@ export interface SessauthOptions {
   refreshTokenTransport?: RefreshTokenTransport;
   /** JWT_REFRESH_COOKIE_NAME. @default 'refresh_token' */
   refreshCookieName?: string;
-  /** JWT_REFRESH_COOKIE_PATH. @default `${prefix}/refresh/` */
+  /**
+   * JWT_REFRESH_COOKIE_PATH. The default follows the path the adapter is mounted under
+   * (`/api/auth/refresh/` under `app.use('/api', ...)`); an explicit one is the cookie's Path as written.
+   * @default `${prefix}/refresh/`
+   */
   refreshCookiePath?: string;
   /** JWT_REFRESH_COOKIE_DOMAIN. @default none (host-only) */
   refreshCookieDomain?: string;

@@ -108,7 +108,7 @@ export const SETTINGS = {
   },
   refreshCookiePath: {
     env: 'JWT_REFRESH_COOKIE_PATH',
-    doc: 'path of the refresh cookie',
+    doc: 'path of the refresh cookie; the default follows a mount path (docs/mounting.md), an explicit one is used as written',
     // Visible ASCII without ';', starting with '/'.
     kind: matching(
       (r) => `${r.prefix}/refresh/`,

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort, stopProcess, waitUntilAnswering } from '@sessauth/test-support';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -21,15 +21,17 @@ export async function startExample(adapter: string, env: Record<string, string>)
   const port = await freePort();
   const child = spawnExample(adapter, { PORT: String(port), HOST: '127.0.0.1', SESSAUTH_STORE: 'memory:', ...env });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.process.exitCode !== null) throw new Error(`example ${adapter} exited with ${child.process.exitCode}:\n${child.output()}`);
-    if (await answers(`${baseUrl}/`)) break;
-    if (Date.now() > deadline) {
-      await child.stop();
-      throw new Error(`example ${adapter} did not serve / within 60 s:\n${child.output()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  try {
+    await waitUntilAnswering({
+      child: child.process,
+      ready: () => answers(`${baseUrl}/`),
+      output: child.output,
+      name: `example ${adapter}`,
+      timeoutMs: 60_000,
+    });
+  } catch (error) {
+    await child.stop();
+    throw error;
   }
   return { baseUrl, port, output: child.output, stop: child.stop };
 }
@@ -51,32 +53,9 @@ function spawnExample(adapter: string, env: Record<string, string>) {
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async (): Promise<void> => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    process.kill(-child.pid!, 'SIGTERM');
-    const ended = await Promise.race([exited.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 5_000))]);
-    if (!ended) process.kill(-child.pid!, 'SIGKILL');
-  };
-  return { process: child, output: () => output, stop };
+  return { process: child, output: () => output, stop: () => stopProcess(child, { group: true }) };
 }
 
 async function answers(url: string): Promise<boolean> {
-  try {
-    return (await fetch(url)).ok;
-  } catch {
-    return false;
-  }
-}
-
-/** A port that was free a moment ago on 127.0.0.1. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
+  return (await fetch(url)).ok;
 }

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { freePort } from '../example-server.js';
+import { freePort } from '@sessauth/test-support';
 
 /**
  * A redis-server of the test's own, on its own port: the faults that hit a whole

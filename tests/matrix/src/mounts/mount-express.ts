@@ -3,10 +3,14 @@ import { getAuth, getOptionalAuth, optionalAuth, requireAuth, requireFresh, sess
 import { toSessauthRequest, writeSessauthResponse } from '@sessauth/node-http';
 import { FRESH_ROUTE_RULE, serveOnLoopback, type MountApp } from '@sessauth/conformance';
 
-/** The conformance app on Express: the sessauth router, then GET /me and POST /me/password behind `requireAuth`. */
+/**
+ * The conformance app on Express: the sessauth router (under `app.use(host.mountPath, ...)`
+ * when the test mounts it), then GET /me and POST /me/password behind `requireAuth`.
+ */
 export const mountExpress: MountApp = async (auth, host) => {
   const app = express();
-  app.use(sessauthMiddleware(auth));
+  if (host.mountPath === undefined) app.use(sessauthMiddleware(auth));
+  else app.use(host.mountPath, sessauthMiddleware(auth));
   app.get('/me', requireAuth(auth), (req: Request, res: Response) => {
     const { user, session } = getAuth(auth, req);
     res.json({ user: { id: user.id, username: user.username }, session: { id: session.id } });

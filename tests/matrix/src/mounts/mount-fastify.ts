@@ -6,12 +6,14 @@ import { FRESH_ROUTE_RULE, type AppUnderTest, type ConformanceUser, type MountAp
 
 /**
  * The conformance app on Fastify: the plugin (and its `frameworkErrors` hook, so that URLs
- * Fastify's router refuses still get the core's answer), then GET /me and POST /me/password
+ * Fastify's router refuses still get the core's answer; with the `prefix` option when the test
+ * mounts it), then GET /me and POST /me/password
  * behind `requireAuth`. The password route keeps its body raw for the core's 415 and 413 rules.
  */
 export const mountFastify: MountApp = async (auth, host) => {
   const app = Fastify({ forceCloseConnections: true, frameworkErrors: sessauthFrameworkErrors(auth) });
-  await app.register(sessauthPlugin, { auth });
+  if (host.mountPath === undefined) await app.register(sessauthPlugin, { auth });
+  else await app.register(sessauthPlugin, { auth, prefix: host.mountPath });
   app.get('/me', { preHandler: app.requireAuth }, async (request) => {
     const { user, session } = getAuth(request) as AuthContext<ConformanceUser>;
     return { user: { id: user.id, username: user.username }, session: { id: session.id } };

@@ -14,7 +14,9 @@ export const mountFetch: MountApp = async (auth, host) => {
   const sessauth = createFetchHandler(auth);
   const connOf = (c: Context) => ({ remoteAddress: getConnInfo(c).remote.address });
   const app = new Hono();
-  app.use(honoSessauth(sessauth, connOf));
+  // A mounted test puts the middleware in a sub-app under `basePath`; the host routes stay at the root.
+  if (host.mountPath === undefined) app.use(honoSessauth(sessauth, connOf));
+  else app.route('/', new Hono().basePath(host.mountPath).use(honoSessauth(sessauth, connOf)));
   app.get('/me', honoRequireAuth(sessauth), (c) => {
     const { user, session } = c.var.auth;
     return c.json({ user: { id: user.id, username: user.username }, session: { id: session.id } });

@@ -1,15 +1,19 @@
 import Koa from 'koa';
+import mount from 'koa-mount';
 import { optionalAuth, requireAuth, requireFresh, sessauthMiddleware } from '@sessauth/koa';
 import { toSessauthRequest } from '@sessauth/node-http';
 import { FRESH_ROUTE_RULE, serveOnLoopback, type ConformanceUser, type MountApp } from '@sessauth/conformance';
 
-/** The conformance app on Koa: the sessauth middleware, then GET /me and POST /me/password behind `requireAuth` (no router). */
+/**
+ * The conformance app on Koa: the sessauth middleware (under koa-mount when the test mounts it),
+ * then GET /me and POST /me/password behind `requireAuth` (no router).
+ */
 export const mountKoa: MountApp = async (auth, host) => {
   const app = new Koa();
   const guard = requireAuth<ConformanceUser>(auth);
   const maybe = optionalAuth<ConformanceUser>(auth);
   const fresh = requireFresh<ConformanceUser>(auth, FRESH_ROUTE_RULE);
-  app.use(sessauthMiddleware(auth));
+  app.use(host.mountPath === undefined ? sessauthMiddleware(auth) : mount(host.mountPath, sessauthMiddleware(auth)));
   app.use(async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/me') {
       return guard(ctx, async () => {

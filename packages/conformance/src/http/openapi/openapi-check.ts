@@ -10,8 +10,10 @@ import { schemaErrors } from './schema-check.js';
  * does not name. Answers outside the prefix (host routes) and CORS preflights are not ours.
  */
 export function openApiViolations(document: OpenApiDocument, records: readonly RecordedResponse[]): string[] {
-  const prefix = document['x-sessauth'].prefix;
-  const templates = Object.keys(document.paths).map((path) => ({ path, pattern: templatePattern(path) }));
+  // The paths are relative to the server URL (`servers[0].url`: `/`, or the mount path).
+  const prefix = `${(document.servers?.[0]?.url ?? '').replace(/\/$/, '')}${document['x-sessauth'].prefix}`;
+  const mount = prefix.slice(0, prefix.length - document['x-sessauth'].prefix.length);
+  const templates = Object.keys(document.paths).map((path) => ({ path, pattern: templatePattern(`${mount}${path}`) }));
   const violations: string[] = [];
   for (const record of records) {
     if (record.method === 'OPTIONS' || (record.path !== prefix && !record.path.startsWith(`${prefix}/`))) continue;

@@ -2,7 +2,7 @@ import type { JsonSchema, JsonType } from '@sessauth/core/openapi';
 
 // A JSON Schema subset, enough for the OpenAPI description of the core: $ref, type (arrays
 // for nullable), const, enum, properties, required, additionalProperties: false, items,
-// oneOf, anyOf, minLength/maxLength and a loose date-time. No dependency: the kit must
+// oneOf, anyOf, allOf, minLength/maxLength and a loose date-time. No dependency: the kit must
 // not pull a validator into every adapter's test run.
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -41,6 +41,7 @@ export function schemaErrors(value: unknown, schema: JsonSchema, resolve: Resolv
     value.forEach((item, i) => errors.push(...schemaErrors(item, schema.items!, resolve, `${at}[${i}]`)));
   }
   if (typeOf(value) === 'object') errors.push(...objectErrors(value as Record<string, unknown>, schema, resolve, at));
+  for (const part of schema.allOf ?? []) errors.push(...schemaErrors(value, part, resolve, at));
   if (schema.anyOf !== undefined && !schema.anyOf.some((option) => schemaErrors(value, option, resolve, at).length === 0)) {
     errors.push(`${at}: matches none of anyOf`);
   }

@@ -1,0 +1,1 @@
+export { createNestApp, type NestAppOptions } from './create-app.js';
