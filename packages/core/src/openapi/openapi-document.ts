@@ -27,6 +27,8 @@ export interface OpenApiSettings {
   readonly refreshCookiePath?: string;
   /** @default 'csrftoken' */
   readonly csrfCookieName?: string;
+  /** Whether `POST {prefix}/login/` exists (false: an engine without an authenticator). @default true */
+  readonly loginRoute?: boolean;
 }
 
 const header = (name: string): Reference => ({ $ref: `#/components/headers/${name}` });
@@ -36,7 +38,7 @@ const SET_COOKIE = { 'Set-Cookie': header('SetCookie') };
 /**
  * The OpenAPI 3.1 description of the endpoints for one prefix and refresh-token transport
  * (cookie names and path too), built from the router's route table, the wire types and the
- * error table. `openApiDocument(auth.options)` describes a running instance exactly.
+ * error table. `openApiDocument(auth.openApiSettings)` describes a running instance exactly.
  */
 export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument {
   const prefix = settings.prefix ?? '/auth';
@@ -49,6 +51,7 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
   const paths: Record<string, PathItem> = {};
   const ids = new Set<string>();
   for (const entry of ENDPOINTS) {
+    if (entry.route === 'login' && settings.loginRoute === false) continue;
     const method = entry.method.toLowerCase() as HttpMethodKey;
     // One route on two paths (the JWK set) needs two operation ids.
     let id = camelCase(entry.route);
