@@ -29,7 +29,10 @@ function documented(): Map<string, string[]> {
     const name = /^`(\w+)`/.exec(section)?.[1];
     if (name === undefined) continue;
     const table = section.split('\n\n').find((block) => block.startsWith('| field |')) ?? '';
-    sections.set(name, [...table.matchAll(/^\| `(\w+)` \|/gm)].map((row) => row[1]!));
+    sections.set(
+      name,
+      [...table.matchAll(/^\| `(\w+)` \|/gm)].map((row) => row[1]!),
+    );
   }
   return sections;
 }

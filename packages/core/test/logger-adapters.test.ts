@@ -19,7 +19,11 @@ function lineSink(): { stream: Writable; lines: string[] } {
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer | string, _encoding, done) {
-      lines.push(...String(chunk).split('\n').filter((line) => line !== ''));
+      lines.push(
+        ...String(chunk)
+          .split('\n')
+          .filter((line) => line !== ''),
+      );
       done();
     },
   });
@@ -44,7 +48,12 @@ const hasher = { hash: async (p: string) => `plain:${p}`, verify: async (h: stri
 /** A real engine with `logger`, driven into a throttle refusal (a warn line) with a login past its budget. */
 async function throttledLogin(logger: Logger): Promise<void> {
   const auth = await createSessauth<TestUser>({
-    options: { secretKey: 'a-test-secret-that-is-long-enough-for-hs256!', issuer: 'https://issuer.test', audience: 'test', loginThrottleRate: '1/min' },
+    options: {
+      secretKey: 'a-test-secret-that-is-long-enough-for-hs256!',
+      issuer: 'https://issuer.test',
+      audience: 'test',
+      loginThrottleRate: '1/min',
+    },
     store: new MemorySessionStore(),
     users,
     authenticator: createPasswordAuthenticator({ users, hasher }),

@@ -8,7 +8,7 @@ export interface DatabaseEndpoint {
   readonly hostPort: string;
 }
 
-const DEFAULT_PORTS = { 'PostgreSQL': '5432', 'MySQL/MariaDB': '3306' } as const;
+const DEFAULT_PORTS = { PostgreSQL: '5432', 'MySQL/MariaDB': '3306' } as const;
 
 /** The endpoint of a `postgres://`, `postgresql://`, `mysql://` or `mariadb://` URL; undefined for SQLite or anything else. */
 export function databaseEndpoint(url: string): DatabaseEndpoint | undefined {
@@ -19,7 +19,8 @@ export function databaseEndpoint(url: string): DatabaseEndpoint | undefined {
     return undefined;
   }
   const scheme = parsed.protocol.replace(/:$/, '').toLowerCase();
-  const engine = scheme === 'postgres' || scheme === 'postgresql' ? 'PostgreSQL' : scheme === 'mysql' || scheme === 'mariadb' ? 'MySQL/MariaDB' : undefined;
+  const engine =
+    scheme === 'postgres' || scheme === 'postgresql' ? 'PostgreSQL' : scheme === 'mysql' || scheme === 'mariadb' ? 'MySQL/MariaDB' : undefined;
   if (engine === undefined) return undefined;
   const host = parsed.hostname === '' ? 'localhost' : parsed.hostname;
   return { engine, hostPort: `${host}:${parsed.port === '' ? DEFAULT_PORTS[engine] : parsed.port}` };

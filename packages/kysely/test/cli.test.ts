@@ -106,22 +106,26 @@ describe('sessauth-kysely CLI on a SQLite file', () => {
     expect(down.stderr).toMatch(/^sessauth-kysely: /);
     expect(down.stderr).not.toContain('hunter2');
     expect(down.stderr).not.toMatch(/\n\s+at /);
-    }, 60_000);
+  }, 60_000);
 });
 
 describe('sessauth-kysely CLI against a database that is down', () => {
   it.each([
     ['PostgreSQL', 'postgres://postgres:hunter2@127.0.0.1:1/test'],
     ['MySQL/MariaDB', 'mysql://root:hunter2@127.0.0.1:1/test'],
-  ])('%s: the message names the engine, host and port and what to check, never the password', async (engine, down) => {
-    for (const command of ['migrate', 'purge']) {
-      const run = await runCli([command, '--url', down]);
-      expect(run.code).toBe(1);
-      expect(run.stderr).toContain(`${command} failed: ${engine} at 127.0.0.1:1`);
-      expect(run.stderr).toContain(`is ${engine} running, and are the host and port in the URL right?`);
-      expect(run.stderr).not.toContain('hunter2');
-    }
-  }, 60_000);
+  ])(
+    '%s: the message names the engine, host and port and what to check, never the password',
+    async (engine, down) => {
+      for (const command of ['migrate', 'purge']) {
+        const run = await runCli([command, '--url', down]);
+        expect(run.code).toBe(1);
+        expect(run.stderr).toContain(`${command} failed: ${engine} at 127.0.0.1:1`);
+        expect(run.stderr).toContain(`is ${engine} running, and are the host and port in the URL right?`);
+        expect(run.stderr).not.toContain('hunter2');
+      }
+    },
+    60_000,
+  );
 
   it('a database that does not exist is named as such, the default port filled in', async () => {
     const run = await runCli(['migrate', '--url', 'postgres://postgres@127.0.0.1/sessauth_no_such_database']);

@@ -55,7 +55,9 @@ async function main(argv: string[]): Promise<number> {
   }
   if (!/^rediss?:\/\/./i.test(url)) {
     const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1];
-    console.error(`sessauth-redis: --url must start with redis:// or rediss:// (got ${scheme === undefined ? 'no scheme' : `${scheme}:`})\n\n${USAGE}`);
+    console.error(
+      `sessauth-redis: --url must start with redis:// or rediss:// (got ${scheme === undefined ? 'no scheme' : `${scheme}:`})\n\n${USAGE}`,
+    );
     return USAGE_ERROR;
   }
   const client = await createRedisClient(url);

@@ -37,7 +37,11 @@ export function assertCsrf(
       hint: 'if this origin is yours, add it to JWT_CSRF_TRUSTED_ORIGINS',
     });
   } else if (failure.reason === 'no_cookie') {
-    wire.logger.warn('csrf_failed', { reason: failure.reason, likely_cause: 'SameSite: a cross-site request', hint: noCookieHint(wire.options.prefix) });
+    wire.logger.warn('csrf_failed', {
+      reason: failure.reason,
+      likely_cause: 'SameSite: a cross-site request',
+      hint: noCookieHint(wire.options.prefix),
+    });
   } else {
     wire.logger.warn('csrf_failed', { reason: failure.reason });
   }
