@@ -57,14 +57,31 @@ if (process.argv.length > 2) {
 } else {
   const version = spawnSync(secondNode, ['--version'], { encoding: 'utf8' }).stdout?.trim() ?? 'unknown';
   const units = ['core', 'client', 'conformance', 'node-http', 'express', 'fastify', 'koa', 'fetch', 'redis'];
-  lanes.push(runVitest(secondNode, `Node ${version}: unit suites and the Redis store`, 'test-output/vitest-second-node-units.json', units.flatMap((name) => ['--project', name])));
-  lanes.push(runVitest(secondNode, `Node ${version}: matrix, memory cells`, 'test-output/vitest-second-node-matrix.json', ['--project', 'matrix', '-t', ' x memory']));
+  lanes.push(
+    runVitest(
+      secondNode,
+      `Node ${version}: unit suites and the Redis store`,
+      'test-output/vitest-second-node-units.json',
+      units.flatMap((name) => ['--project', name]),
+    ),
+  );
+  lanes.push(
+    runVitest(secondNode, `Node ${version}: matrix, memory cells`, 'test-output/vitest-second-node-matrix.json', [
+      '--project',
+      'matrix',
+      '-t',
+      ' x memory',
+    ]),
+  );
 }
 
-const totals = lanes.reduce((sum, lane) => ({ passed: sum.passed + lane.passed, failed: sum.failed + lane.failed, skipped: sum.skipped + lane.skipped }), {
-  passed: 0,
-  failed: 0,
-  skipped: 0,
-});
+const totals = lanes.reduce(
+  (sum, lane) => ({ passed: sum.passed + lane.passed, failed: sum.failed + lane.failed, skipped: sum.skipped + lane.skipped }),
+  {
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+  },
+);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(lanes.every((lane) => lane.ok) ? 0 : 1);

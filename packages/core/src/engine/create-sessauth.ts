@@ -38,7 +38,7 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     store: config.store,
     eventStore: config.store,
     users: config.users,
-    authenticator: config.authenticator,
+    authenticator: config.authenticator ?? null,
     rateLimitStore: config.rateLimitStore ?? new MemoryRateLimitStore(),
     geolocation: config.geolocation ?? null,
     admin: adminCapability(config),
@@ -50,9 +50,10 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     stampDigest: await createStampDigest(options.securityStampKey),
   };
   await checkStoreSchemas({ session: config.store, rateLimit: config.rateLimitStore }, logger);
-  checkPasswordHasher(config.authenticator.passwordHasher, logger, config.allowWeakPasswordHasher === true);
+  checkPasswordHasher(config.authenticator?.passwordHasher, logger, config.allowWeakPasswordHasher === true);
   return {
     options,
+    openApiSettings: { ...options, loginRoute: engine.authenticator !== null },
     handle: (request) => handleRequest(engine, request),
     handles: (target, mountPath) => isOurPath(options, target, engine.admin !== null, mountPath),
     authenticate: (input) => authenticateBearer(engine, input),
@@ -75,5 +76,8 @@ function adminCapability<U>(config: SessauthConfig<U>): AdminCapability<U> | nul
     throw new IntegrationError('admin: the admin listing needs a store with listSessionsForAdmin (the memory, Kysely and Redis stores have it)');
   }
   if (typeof config.admin.isAdmin !== 'function') throw new IntegrationError('admin.isAdmin must be a function of the user');
+  if (config.authenticator === undefined) {
+    throw new IntegrationError('admin: the admin listing signs in with a password and needs an authenticator (createPasswordAuthenticator)');
+  }
   return { isAdmin: config.admin.isAdmin, list: adminListerOf(store) };
 }
