@@ -9,6 +9,7 @@ import { MemoryRateLimitStore } from '../rate-limit/memory-rate-limit-store.js';
 import { rateLimit } from './rate-limit-api.js';
 import { adminListerOf } from '../store/store-port.js';
 import { checkStoreSchemas } from '../store/check-store-schemas.js';
+import { coalesceSessionReads } from '../store/coalesce-session-reads.js';
 import { changePasswordRoute } from '../endpoints/change-password.js';
 import { authenticateBearer } from '../endpoints/bearer-guard.js';
 import { sessionApi } from './session-api.js';
@@ -35,7 +36,7 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
   const logger = config.logger ?? consoleLogger;
   const engine: Engine<U> = {
     options,
-    store: config.store,
+    store: options.coalesceSessionReads ? coalesceSessionReads(config.store) : config.store,
     eventStore: config.store,
     users: config.users,
     authenticator: config.authenticator,
