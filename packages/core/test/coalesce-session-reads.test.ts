@@ -49,59 +49,64 @@ async function seeded(count: number): Promise<RecordingStore> {
 }
 
 describe('coalesceSessionReads', () => {
-  it('answers the reads of one turn with one batched read, each caller its own record or null', async () => {
+  it('sends a lone read at once; the reads that arrive while it is in flight go out together at the end of their turn', async () => {
     const store = await seeded(3);
     const reads = coalesceSessionReads(store);
     const found = await Promise.all(['s0', 's1', 'nope', 's2', 's1'].map((id) => reads.findSession(id)));
-    expect(store.batches).toEqual([['s0', 's1', 'nope', 's2']]);
-    expect(store.singles).toEqual([]);
+    expect(store.singles).toEqual(['s0']);
+    expect(store.batches).toEqual([['s1', 'nope', 's2']]);
     expect(found.map((record) => record?.id ?? null)).toEqual(['s0', 's1', null, 's2', 's1']);
-    expect(found[0]).toEqual(await store.findSession('s0'));
+    expect(found[1]).toEqual(await store.findSession('s1'));
   });
 
   it('sends a batch of one as a plain findSession', async () => {
-    const store = await seeded(1);
+    const store = await seeded(2);
     const reads = coalesceSessionReads(store);
     expect((await reads.findSession('s0'))?.id).toBe('s0');
     expect(store.singles).toEqual(['s0']);
+    // One read in flight, one more arrives in its turn: alone in its batch, still findSession.
+    await Promise.all([reads.findSession('s0'), reads.findSession('s1')]);
+    expect(store.singles).toEqual(['s0', 's0', 's1']);
     expect(store.batches).toEqual([]);
   });
 
   it(`splits a turn into batches of at most ${SESSION_READ_BATCH_LIMIT}, all sent at once`, async () => {
-    const store = await seeded(SESSION_READ_BATCH_LIMIT * 2 + 1);
+    const store = await seeded(SESSION_READ_BATCH_LIMIT * 2 + 2);
     let open!: () => void;
     store.gate = new Promise((resolve) => {
       open = resolve;
     });
     const reads = coalesceSessionReads(store);
-    const ids = Array.from({ length: SESSION_READ_BATCH_LIMIT * 2 + 1 }, (_, index) => `s${index}`);
+    const ids = Array.from({ length: SESSION_READ_BATCH_LIMIT * 2 + 2 }, (_, index) => `s${index}`);
     const pending = Promise.all(ids.map((id) => reads.findSession(id)));
     await new Promise((resolve) => setImmediate(resolve));
-    // Both full batches are in flight before either answered; the last id went alone.
+    // The first went alone; both full batches are in flight before either answered; the last id went alone.
     expect(store.batches.map((batch) => batch.length)).toEqual([SESSION_READ_BATCH_LIMIT, SESSION_READ_BATCH_LIMIT]);
-    expect(store.singles).toEqual([ids.at(-1)]);
+    expect(store.singles).toEqual([ids[0], ids.at(-1)]);
     open();
     expect((await pending).map((record) => record?.id)).toEqual(ids);
   });
 
   it('never joins a read already under way: a revocation made meanwhile is seen by the next caller', async () => {
-    const store = await seeded(2);
+    const store = await seeded(3);
     let open!: () => void;
     store.gate = new Promise((resolve) => {
       open = resolve;
     });
     const reads = coalesceSessionReads(store);
-    const early = Promise.all([reads.findSession('s0'), reads.findSession('s1')]);
+    const early = Promise.all(['s2', 's0', 's1'].map((id) => reads.findSession(id)));
     await new Promise((resolve) => setImmediate(resolve));
-    expect(store.batches).toHaveLength(1);
-    // Revoked and acknowledged while the first batch is held; the later request must see it.
+    expect(store.batches).toEqual([['s0', 's1']]);
+    // Revoked and acknowledged while that batch is held; the later request must see it.
     expect(await store.expireSession('s0', 'user-s0', new Date(1_700_000_060_000))).toBe(true);
     store.gate = null;
     const late = await Promise.all([reads.findSession('s0'), reads.findSession('s1')]);
     expect(late[0]?.expiredAt).toEqual(new Date(1_700_000_060_000));
     expect(store.batches).toHaveLength(2);
     open();
-    await early;
+    const [, earlyS0] = await early;
+    // The held batch started before the revocation: it may show the session active.
+    expect(earlyS0?.id).toBe('s0');
   });
 
   it('fails closed: a failed batch rejects every caller with the store error', async () => {
@@ -109,8 +114,10 @@ describe('coalesceSessionReads', () => {
     const failure = new StoreUnavailableError('the database went away', { operation: 'findSessions' });
     store.failWith = failure;
     const reads = coalesceSessionReads(store);
-    const outcomes = await Promise.allSettled([reads.findSession('s0'), reads.findSession('s1'), reads.findSession('s0')]);
-    expect(outcomes).toEqual([0, 1, 2].map(() => ({ status: 'rejected', reason: failure })));
+    const outcomes = await Promise.allSettled(['s1', 's0', 's1', 's0'].map((id) => reads.findSession(id)));
+    // The first went alone (and read); the three that waited for it shared the failed batch.
+    expect(outcomes[0]).toMatchObject({ status: 'fulfilled' });
+    expect(outcomes.slice(1)).toEqual([1, 2, 3].map(() => ({ status: 'rejected', reason: failure })));
     // The next turn reads again.
     store.failWith = null;
     expect((await Promise.all([reads.findSession('s0'), reads.findSession('s1')])).map((r) => r?.id)).toEqual(['s0', 's1']);

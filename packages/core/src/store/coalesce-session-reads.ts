@@ -23,15 +23,17 @@ function turnEndScheduler(): TurnEnd {
 }
 
 /**
- * The store as it is, except `findSession`: the calls made in one event-loop turn are
- * answered by one `findSessions` per `SESSION_READ_BATCH_LIMIT` ids, all sent at once
- * (one slow batch never holds the next turn's, which goes out on its own). Freshness is
- * unchanged: a call only ever waits for a read that starts after it was made (the end of
- * its own turn), never joins one already under way, so a revocation acknowledged before a
- * request arrived is seen by that request. A batch of one is a plain `findSession`. A failed
- * batch rejects each of its callers with the store's error, as their own read would have;
- * each caller's deadline (the store's, the request's budget) bounds its own wait. A store
- * without `findSessions` is returned as it is.
+ * The store as it is, except `findSession`. With no read in flight a call is sent at once,
+ * alone (a plain `findSession`): a request on an idle store waits for nothing, so
+ * coalescing cannot cost at low concurrency. While reads are in flight, the calls made in
+ * one event-loop turn wait for the end of that turn and go out as one `findSessions` per
+ * `SESSION_READ_BATCH_LIMIT` ids, all at once; several batches may be in flight, and one
+ * slow batch never holds the next turn's. Freshness is unchanged: a call only ever waits for
+ * a read that starts after it was made, never joins one already under way, so a revocation
+ * acknowledged before a request arrived is seen by that request. A failed batch rejects
+ * each of its callers with the store's error, as their own read would have; each caller's
+ * deadline (the store's, the request's budget) bounds its own wait. A store without
+ * `findSessions` is returned as it is.
  */
 export function coalesceSessionReads(
   store: SessionStore,
@@ -40,15 +42,24 @@ export function coalesceSessionReads(
 ): SessionStore {
   if (typeof store.findSessions !== 'function') return store;
   let waiting: WaitingRead[] = [];
-
+  let inFlight = 0;
+  const landed = (): void => {
+    inFlight -= 1;
+  };
+  const send = (batch: readonly WaitingRead[]): void => {
+    inFlight += 1;
+    issue(store, batch, landed);
+  };
   const flush = (): void => {
     const turn = waiting;
     waiting = [];
-    for (let start = 0; start < turn.length; start += batchLimit) issue(store, turn.slice(start, start + batchLimit));
+    for (let start = 0; start < turn.length; start += batchLimit) send(turn.slice(start, start + batchLimit));
   };
   const findSession = (id: string): Promise<SessionRecord | null> =>
     new Promise((resolve, reject) => {
-      if (waiting.push({ id, resolve, reject }) === 1) turnEnd(flush);
+      const read = { id, resolve, reject };
+      if (inFlight === 0 && waiting.length === 0) send([read]);
+      else if (waiting.push(read) === 1) turnEnd(flush);
     });
 
   // Every other member is the store's own, bound to it (class stores keep private fields).
@@ -65,35 +76,45 @@ export function coalesceSessionReads(
   });
 }
 
-function issue(store: SessionStore, batch: readonly WaitingRead[]): void {
+function issue(store: SessionStore, batch: readonly WaitingRead[], landed: () => void): void {
   const [only] = batch;
   if (batch.length === 1 && only !== undefined) {
     settle(
       () => store.findSession(only.id),
       batch,
       (record) => only.resolve(record),
+      landed,
     );
     return;
   }
   const ids = [...new Set(batch.map((read) => read.id))];
+  const read = () => (store.findSessions as NonNullable<SessionStore['findSessions']>).call(store, ids);
   settle(
-    () => (store.findSessions as NonNullable<SessionStore['findSessions']>).call(store, ids),
+    read,
     batch,
     (found) => {
-      for (const read of batch) read.resolve(found.get(read.id) ?? null);
+      for (const caller of batch) caller.resolve(found.get(caller.id) ?? null);
     },
+    landed,
   );
 }
 
 /** Runs one read and hands its answer, or its error, to every caller of the batch. */
-function settle<T>(read: () => Promise<T>, batch: readonly WaitingRead[], answer: (value: T) => void): void {
+function settle<T>(read: () => Promise<T>, batch: readonly WaitingRead[], answer: (value: T) => void, landed: () => void): void {
   let pending: Promise<T>;
   try {
     pending = read();
   } catch (error) {
     pending = Promise.reject(error);
   }
-  pending.then(answer, (error: unknown) => {
-    for (const caller of batch) caller.reject(error);
-  });
+  pending.then(
+    (value) => {
+      landed();
+      answer(value);
+    },
+    (error: unknown) => {
+      landed();
+      for (const caller of batch) caller.reject(error);
+    },
+  );
 }
