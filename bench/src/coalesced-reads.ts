@@ -24,7 +24,14 @@ const rounds = Number(process.argv[4] ?? 4);
 
 function engine(store: SessionStore, users: BenchUsers, coalesceSessionReads: boolean): Promise<Sessauth<BenchUser>> {
   return createSessauth<BenchUser>({
-    options: { secretKey: SECRET, issuer: ISSUER, audience: AUDIENCE, accessTokenExpireSeconds: ACCESS_TOKEN_SECONDS, maxActiveSessions: 1000, coalesceSessionReads },
+    options: {
+      secretKey: SECRET,
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      accessTokenExpireSeconds: ACCESS_TOKEN_SECONDS,
+      maxActiveSessions: 1000,
+      coalesceSessionReads,
+    },
     store,
     users,
     authenticator: createPasswordAuthenticator({ users, hasher: argon2PasswordHasher }),

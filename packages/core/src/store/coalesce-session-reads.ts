@@ -55,12 +55,23 @@ export function coalesceSessionReads(
     waiting = [];
     for (let start = 0; start < turn.length; start += batchLimit) send(turn.slice(start, start + batchLimit));
   };
-  const findSession = (id: string): Promise<SessionRecord | null> =>
-    new Promise((resolve, reject) => {
-      const read = { id, resolve, reject };
-      if (inFlight === 0 && waiting.length === 0) send([read]);
-      else if (waiting.push(read) === 1) turnEnd(flush);
+  const findSession = (id: string): Promise<SessionRecord | null> => {
+    if (inFlight === 0 && waiting.length === 0) {
+      // The plain read, its own promise handed back as it is: no cost on an idle store.
+      let read: Promise<SessionRecord | null>;
+      try {
+        read = store.findSession(id);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      inFlight += 1;
+      read.then(landed, landed);
+      return read;
+    }
+    return new Promise((resolve, reject) => {
+      if (waiting.push({ id, resolve, reject }) === 1) turnEnd(flush);
     });
+  };
 
   // Every other member is the store's own, bound to it (class stores keep private fields).
   const bound = new Map<PropertyKey, unknown>();
