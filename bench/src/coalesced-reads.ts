@@ -14,7 +14,7 @@ import { cleanUp } from './stores/cleanup.js';
 import { openStore } from './stores/open-store.js';
 
 const NAMING = { sessionTable: 'bench16_coalesce_session', rateLimitTable: 'bench16_coalesce_rate_limit', redisPrefix: 'bench16:coalesce:' };
-const CONCURRENCY = [1, 4, 32, 256] as const;
+const CONCURRENCY = (process.env.CALLERS ?? '1,4,32,256').split(',').map(Number);
 const TOKENS = 256;
 const FILLER = 5000;
 

@@ -7,12 +7,12 @@ import { type PackedSessionRow, SESSION_COLUMNS, type SessionRow, toRecord, unpa
 import type { StoreContext } from './store-context.js';
 
 /** Ids per statement: the `in (...)` list's longest form, and one `any($1)` array's bound. */
-export const SESSION_BATCH_LIMIT = 64;
+const SESSION_BATCH_LIMIT = 64;
 
 type BatchRow = SessionRow | PackedSessionRow;
 
 /** The statement that reads up to `SESSION_BATCH_LIMIT` distinct ids. */
-export type BatchReadStatement = (ids: readonly string[]) => CompiledQuery<BatchRow>;
+type BatchReadStatement = (ids: readonly string[]) => CompiledQuery<BatchRow>;
 
 /**
  * The dialect's batched read, compiled once per store; undefined where the dialect has

@@ -57,15 +57,21 @@ export async function findSessions(ctx: StoreContext, ids: readonly string[]): P
 }
 
 /**
- * The replies of `reads`, in order: one pipeline, or on a cluster one pipeline per slot,
- * all sent at once. Any command's error rejects the whole read (the store fails closed).
+ * The replies of `reads`, in order, all sent at once. On one server, as plain commands: the
+ * client writes them back to back on its connection without waiting for a reply (the wire is
+ * one pipeline already), and an explicit ioredis `Pipeline` measured slower at the small
+ * batches of a few concurrent requests (bench/results/coalesced-reads.md). On a cluster, one
+ * pipeline per slot (a pipeline may only touch one slot), all sent at once. Any command's
+ * error rejects the whole read (the store fails closed).
  */
 async function pipelined(client: RedisLike, reads: readonly Read[]): Promise<unknown[]> {
   if (reads.length === 0) return [];
-  if (client.pipeline === undefined) return Promise.all(reads.map(([command, key]) => (command === 'get' ? client.get(key) : client.hgetall(key))));
+  if (client.isCluster !== true || client.pipeline === undefined) {
+    return Promise.all(reads.map(([command, key]) => (command === 'get' ? client.get(key) : client.hgetall(key))));
+  }
   const groups = new Map<number, number[]>();
   reads.forEach(([, key], index) => {
-    const slot = client.isCluster === true ? keySlot(key) : 0;
+    const slot = keySlot(key);
     const group = groups.get(slot);
     if (group === undefined) groups.set(slot, [index]);
     else group.push(index);

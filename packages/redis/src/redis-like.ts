@@ -28,9 +28,9 @@ export interface RedisLike {
   /** `CONFIG GET name`, for the persistence check only (may be disabled on managed Redis). */
   config(subcommand: 'GET', parameter: string): Promise<unknown>;
   /**
-   * Commands sent in one write and answered together (ioredis `pipeline()`), for the
-   * batched session read; without it that read sends its commands one by one. On a
-   * cluster every key of one pipeline must hash to one slot (the store splits per slot).
+   * Commands sent in one write and answered together (ioredis `pipeline()`): on a cluster
+   * the batched session read sends one per slot (every key of one pipeline must hash to
+   * one slot); without it, or on one server, it sends plain commands back to back.
    */
   pipeline?(): RedisPipelineLike;
   /** True on an ioredis `Cluster`. */

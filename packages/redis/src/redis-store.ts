@@ -73,9 +73,9 @@ export class RedisSessionStore implements SessionStore {
   }
 
   /**
-   * Many sessions by id (the core coalesces the guard's reads through it): one pipeline of
-   * `HGETALL`s when the owners are known, split per slot on a cluster; under the same
-   * deadline as one `findSession`.
+   * Many sessions by id (the core coalesces the guard's reads through it): the `HGETALL`s
+   * sent at once when the owners are known (one pipeline per slot on a cluster); under the
+   * same deadline as one `findSession`.
    */
   findSessions(ids: readonly string[]): Promise<Map<string, SessionRecord>> {
     return guard('findSessions', this.timeoutMs, () => findSessions(this.ctx, ids));

@@ -178,8 +178,8 @@ export interface SessauthOptions {
   /**
    * JWT_COALESCE_SESSION_READS. The guard's session reads of the requests that arrive in one
    * event-loop turn go to the store as one batched read (`findSessions`: one statement, one
-   * pipeline), where the store has it (PostgreSQL, MySQL/MariaDB, Redis, memory; SQLite reads
-   * synchronously and has nothing to coalesce). A read still starts after its request arrived,
+   * pipeline), where the store has it (PostgreSQL, MySQL/MariaDB, Redis; SQLite and the memory
+   * store answer at once and have nothing to coalesce). A read still starts after its request arrived,
    * so a revocation acknowledged before a request is always seen by it; see
    * docs/coalesced-reads.md. @default true
    */
