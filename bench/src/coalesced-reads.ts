@@ -1,7 +1,7 @@
 // The guard with coalesced session reads on and off, in process, side by side (issue 24):
 //   node ../node_modules/tsx/dist/cli.mjs --conditions=@sessauth/source src/coalesced-reads.ts [stores] [seconds] [rounds]
-// e.g. `... src/coalesced-reads.ts postgres,mariadb,redis,memory 1 4`. For each store and each
-// concurrency (1, 4, 32, 256 callers), two engines over ONE store (JWT_COALESCE_SESSION_READS
+// e.g. `... src/coalesced-reads.ts postgres,mariadb,redis,memory 1 4`; CALLERS=1,4 picks the
+// concurrencies. For each store and each concurrency (by default 1, 4, 32, 256 callers), two engines over ONE store (JWT_COALESCE_SESSION_READS
 // on and off) run `auth.authenticate` in a closed loop, in interleaved rounds (off, on, on,
 // off, ...); the medians, their min-max and the per-call p50/p99 are printed as a Markdown
 // table (bench/results/coalesced-reads.md records a run).
