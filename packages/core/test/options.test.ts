@@ -56,6 +56,7 @@ describe('resolveOptions: defaults', () => {
       maxBodyBytes: 16_384,
       geolocationTimeoutMs: 1500,
       storeBudgetMs: 5000,
+      coalesceSessionReads: true,
       activityUpdateIntervalSeconds: 60,
       prefix: '/auth',
       adminPrefix: '/admin/sessauth/session',

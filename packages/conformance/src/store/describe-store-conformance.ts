@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
 import { adminCases } from './cases/admin-cases.js';
 import { capCases } from './cases/cap-cases.js';
 import { createCases, findCases } from './cases/create-find-cases.js';
+import { findSessionsCases } from './cases/find-sessions-cases.js';
 import { crossInstanceCases } from './cases/cross-instance-cases.js';
 import { expireAllCases, expireAllExceptCases, expireCases } from './cases/expire-cases.js';
 import { idleCases } from './cases/idle-cases.js';
@@ -37,6 +38,7 @@ export interface StoreUnderTest extends StoreInstance {
 export type StoreTestId =
   | 'create'
   | 'find'
+  | 'find-many'
   | 'list'
   | 'rotate'
   | 'rotate-race'
@@ -62,11 +64,12 @@ export interface StoreConformanceOptions {
 }
 
 /** What a group needs beyond the required methods of the port; without it the group is skipped. */
-type Needs = 'admin-listing' | 'second-instance' | 'verify';
+type Needs = 'admin-listing' | 'batched-read' | 'second-instance' | 'verify';
 
 const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseContext) => void, Needs?]> = [
   ['create', 'createSession', createCases],
   ['find', 'findSession', findCases],
+  ['find-many', 'findSessions (the batched read)', findSessionsCases, 'batched-read'],
   ['list', 'listActiveSessions', listCases],
   ['rotate', 'rotateRefresh outcomes', rotateCases],
   ['rotate-race', 'rotateRefresh under concurrency', rotateRaceCases],
@@ -88,6 +91,9 @@ const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseCo
 function missing(needs: Needs | undefined, underTest: StoreUnderTest, second: StoreInstance | null): string | null {
   if (needs === 'admin-listing' && underTest.store.listSessionsForAdmin === undefined) {
     return 'the store has no listSessionsForAdmin (an optional capability)';
+  }
+  if (needs === 'batched-read' && underTest.store.findSessions === undefined) {
+    return 'the store has no findSessions (an optional capability; SQLite reads synchronously)';
   }
   if (needs === 'second-instance' && second === null) return 'the store under test offers no openSecondInstance';
   if (needs === 'verify' && (underTest.store.checkSchema ?? underTest.store.verify) === undefined) {

@@ -6,9 +6,11 @@ import { consoleLogger } from '../log/logger.js';
 import { parseCidrs } from '../net/parse-cidrs.js';
 import { isResolvedOptions, resolveOptions } from '../options/resolve-options.js';
 import { MemoryRateLimitStore } from '../rate-limit/memory-rate-limit-store.js';
+import { MemorySessionStore } from '../store/memory-store.js';
 import { rateLimit } from './rate-limit-api.js';
 import { adminListerOf } from '../store/store-port.js';
 import { checkStoreSchemas } from '../store/check-store-schemas.js';
+import { coalesceSessionReads } from '../store/coalesce-session-reads.js';
 import { changePasswordRoute } from '../endpoints/change-password.js';
 import { authenticateBearer } from '../endpoints/bearer-guard.js';
 import { sessionApi } from './session-api.js';
@@ -35,7 +37,9 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
   const logger = config.logger ?? consoleLogger;
   const engine: Engine<U> = {
     options,
-    store: config.store,
+    // The memory store answers in the same turn: a batch could only add a wait (measured in
+    // bench/results/coalesced-reads.md), so it is read one call at a time.
+    store: options.coalesceSessionReads && !(config.store instanceof MemorySessionStore) ? coalesceSessionReads(config.store) : config.store,
     eventStore: config.store,
     users: config.users,
     authenticator: config.authenticator ?? null,
