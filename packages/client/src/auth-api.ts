@@ -41,11 +41,29 @@ export class AuthApi {
   async login(credentials: Record<string, unknown>): Promise<TokenGrant> {
     const response = await this.post('login/', credentials);
     const body = await jsonOf(response);
-    assertSameTransport(response, body, this.target.transport);
+    const mismatch = transportMismatch(response, body, this.target.transport);
+    if (mismatch !== null) {
+      // The server did sign in: end that session now, or it stays active, unusable, until it expires.
+      if (response.ok && typeof body?.access_token === 'string') await this.abandon(body.access_token);
+      throw mismatch;
+    }
     const grant = response.ok ? grantOf(body, this.target.transport) : null;
     if (grant === null) throw await errorOf(response, body);
     this.target.csrf.remember(body?.csrf_token);
     return grant;
+  }
+
+  /** `POST /auth/logout/` with a token this client cannot keep; best effort, never throws. */
+  private async abandon(accessToken: string): Promise<void> {
+    try {
+      await this.target.fetch(this.target.url('logout/'), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${accessToken}` },
+        credentials: 'include',
+      });
+    } catch {
+      // The session expires on its own; the mismatch error is what the caller must see.
+    }
   }
 
   /** Never throws: the caller must know whether the server may have consumed the token. */
@@ -98,34 +116,35 @@ export class AuthApi {
 /**
  * The server and this client must agree on where the refresh token travels; a mismatch
  * would log in fine and fail at the first refresh with a bare 400, so stop at login
- * with the fix named.
+ * with the fix named (null when they agree).
  */
-function assertSameTransport(response: Response, body: Record<string, unknown> | null, transport: 'cookie' | 'body'): void {
+function transportMismatch(response: Response, body: Record<string, unknown> | null, transport: 'cookie' | 'body'): SessauthClientError | null {
   // A body-transport client sends no CSRF token: a cookie-transport server refuses it.
   const cookieServer = response.status === 403 && body?.error_code === 'csrf_failed';
   if (transport === 'body' && cookieServer) {
-    throw new SessauthClientError(
+    return new SessauthClientError(
       'transport_mismatch',
       403,
       "The server asks for a CSRF token at login, so its JWT_REFRESH_TOKEN_TRANSPORT is 'cookie' or 'both', but this client's transport is 'body'. Pass transport: 'cookie' to the client, or set JWT_REFRESH_TOKEN_TRANSPORT=body on the server.",
     );
   }
-  if (!response.ok || typeof body?.access_token !== 'string') return;
+  if (!response.ok || typeof body?.access_token !== 'string') return null;
   const inBody = typeof body.refresh_token === 'string';
   if (transport === 'cookie' && inBody) {
-    throw new SessauthClientError(
+    return new SessauthClientError(
       'transport_mismatch',
       null,
       "The server returned the refresh token in the JSON body (JWT_REFRESH_TOKEN_TRANSPORT is 'body' or 'both'), but this client's transport is 'cookie'. Set JWT_REFRESH_TOKEN_TRANSPORT=cookie on the server, or pass transport: 'body' to the client.",
     );
   }
   if (transport === 'body' && !inBody) {
-    throw new SessauthClientError(
+    return new SessauthClientError(
       'transport_mismatch',
       null,
       "The server returned no refresh token in the JSON body (JWT_REFRESH_TOKEN_TRANSPORT is 'cookie'), but this client's transport is 'body'. Pass transport: 'cookie' to the client, or set JWT_REFRESH_TOKEN_TRANSPORT=body on the server.",
     );
   }
+  return null;
 }
 
 function grantOf(body: Record<string, unknown> | null, transport: 'cookie' | 'body'): TokenGrant | null {

@@ -30,6 +30,18 @@ describe('a server and a client that disagree on the transport', () => {
     expect(error.message).toContain('transport:');
   });
 
+  it.each(['body', 'both'] as const)(
+    'server %s, client cookie: the session the server created at login is logged out, not left active',
+    async (serverTransport) => {
+      const server = await FakeBrowser.start({ transport: serverTransport });
+      const tab = openTab(server, null, { transport: 'cookie' });
+      await expect(tab.client.login({ username: 'alice', password: 'pw' })).rejects.toMatchObject({ code: 'transport_mismatch' });
+      expect(server.requests).toContain('/auth/logout/');
+      expect(await server.store.listActiveSessions('u-alice', new Date())).toEqual([]);
+      expect(tab.client.status).not.toBe('signed-in');
+    },
+  );
+
   it('agreeing transports log in', async () => {
     const server = await FakeBrowser.start({ transport: 'cookie' });
     const tab = openTab(server, null, { transport: 'cookie' });

@@ -58,6 +58,10 @@ export type { Clock } from './time/clock.js';
 export { systemClock } from './time/clock.js';
 export type { Logger, LogLevel } from './log/logger.js';
 export { consoleLogger, createConsoleLogger } from './log/logger.js';
+export type { LogFields } from './log/logger.js';
+export { fromNestLogger, type NestLoggerLike } from './log/nest-logger.js';
+export { fromPino, type PinoLike } from './log/pino-logger.js';
+export { fromWinston, type WinstonLike } from './log/winston-logger.js';
 
 // Admin listing (served by `handle` under `adminPrefix`; `createAdminListing` for a host's own admin login)
 export { createAdminListing, type AdminListingOptions, type AdminListingRequest } from './admin/host-listing.js';

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SettingsError } from '../src/errors/sessauth-error.js';
 import type { SessauthOptions } from '../src/options/options.js';
@@ -55,6 +56,7 @@ describe('resolveOptions: defaults', () => {
       maxBodyBytes: 16_384,
       geolocationTimeoutMs: 1500,
       storeBudgetMs: 5000,
+      coalesceSessionReads: true,
       activityUpdateIntervalSeconds: 60,
       prefix: '/auth',
       adminPrefix: '/admin/sessauth/session',
@@ -186,6 +188,17 @@ describe('resolveOptions: each validation names its setting', () => {
   it('never quotes the secret in its message', () => {
     const secret = 'short-but-secret';
     expect(settingErrorOf({ ...base, secretKey: secret }).message).not.toContain(secret);
+  });
+
+  it.each([
+    ['HS256', 31],
+    ['HS512', 63],
+  ] as const)('a too-short %s secret says how to make one, and the command it gives makes a secret that passes', (algorithm, length) => {
+    const message = settingErrorOf({ ...base, algorithm, secretKey: 'x'.repeat(length) }).message;
+    const command = /make one with: node -e "(.+)"$/.exec(message)?.[1];
+    expect(command, message).toBeDefined();
+    const made = execFileSync(process.execPath, ['-e', command!], { encoding: 'utf8' }).trim();
+    expect(resolveOptions({ ...base, algorithm, secretKey: made }).algorithm).toBe(algorithm);
   });
 
   it('accepts HMAC secrets at exactly 32/48/64 bytes', () => {

@@ -121,6 +121,12 @@ describe('settingsFromEnv', () => {
     expect(settingsFromEnv({ JWT_PERSIST_CLIENT_IP: value }).persistClientIp).toBe(expected);
   });
 
+  it('reads JWT_COALESCE_SESSION_READS (on unless turned off)', () => {
+    expect(settingsFromEnv({ JWT_COALESCE_SESSION_READS: 'false' }).coalesceSessionReads).toBe(false);
+    expect(settingsFromEnv({ JWT_COALESCE_SESSION_READS: 'true' }).coalesceSessionReads).toBe(true);
+    expect(settingOf(() => settingsFromEnv({ JWT_COALESCE_SESSION_READS: 'off' }))).toBe('JWT_COALESCE_SESSION_READS');
+  });
+
   it.each(['yes', 'no', 'on', '2', 't'])('rejects the boolean %j naming the setting', (value) => {
     expect(settingOf(() => settingsFromEnv({ JWT_REFRESH_COOKIE_SECURE: value }))).toBe('JWT_REFRESH_COOKIE_SECURE');
   });

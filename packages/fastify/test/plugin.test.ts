@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
-import { getAuth, sessauthPlugin, sessauthFrameworkErrors } from '../src/index.js';
+import { getAuth, sendSessauthResponse, sessauthPlugin, sessauthFrameworkErrors, toSessauthRequest } from '../src/index.js';
 import type { AuthContext } from '@sessauth/core';
 import { createAdapterTestEngine as testEngine, type AdapterTestUser as TestUser } from '@sessauth/conformance';
 
@@ -112,3 +112,24 @@ function postChunked(baseUrl: string, size: number): Promise<{ status: number; t
     pump();
   });
 }
+
+describe('@sessauth/fastify: a session from a host route (createSessionFor)', () => {
+  it('toSessauthRequest and sendSessauthResponse from @sessauth/fastify alone send the login-shaped 200 with the refresh cookie', async () => {
+    const auth = await testEngine({ refreshTokenTransport: 'cookie', refreshCookieSecure: false });
+    app = Fastify();
+    await app.register(sessauthPlugin, { auth });
+    app.post('/magic-link/verify', async (request, reply) => {
+      const created = await auth.createSessionFor('u-alice', { request: toSessauthRequest(request.raw) });
+      return sendSessauthResponse(reply, created.response());
+    });
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const started = await fetch(`${base}/magic-link/verify`, { method: 'POST', headers: { 'user-agent': 'magic-test' } });
+    expect(started.status).toBe(200);
+    expect(started.headers.get('cache-control')).toContain('no-store');
+    const body = (await started.json()) as Record<string, unknown>;
+    expect(body).not.toHaveProperty('refresh_token');
+    expect(started.headers.getSetCookie().some((line) => line.startsWith(`${auth.options.refreshCookieName}=`))).toBe(true);
+    const caller = await auth.authenticate({ authorization: [`Bearer ${String(body.access_token)}`] });
+    expect(caller.session.userAgent).toContain('magic-test');
+  });
+});

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import Koa from 'koa';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
-import { requireAuth, sessauthMiddleware } from '../src/index.js';
+import { requireAuth, sendSessauthResponse, sessauthMiddleware, toSessauthRequest } from '../src/index.js';
 import { createAdapterTestEngine as testEngine, type AdapterTestUser as TestUser } from '@sessauth/conformance';
 
 let server: Server | undefined;
@@ -77,5 +77,41 @@ describe('@sessauth/koa', () => {
     const answer = await login(base);
     expect(answer.status).toBe(200);
     expect(await answer.json()).toMatchObject({ access_token: expect.any(String) });
+  });
+});
+
+describe('@sessauth/koa: a session from a host route (createSessionFor)', () => {
+  it('toSessauthRequest and sendSessauthResponse from @sessauth/koa alone send the login-shaped 200 and a refresh cookie that refreshes', async () => {
+    const auth = await testEngine({ refreshTokenTransport: 'cookie', refreshCookieSecure: false });
+    const app = new Koa();
+    app.use(sessauthMiddleware(auth));
+    app.use(async (ctx, next) => {
+      if (ctx.method !== 'POST' || ctx.path !== '/magic-link/verify') return next();
+      // A magic link verified by the host: no password, a session for the user it names.
+      const created = await auth.createSessionFor('u-alice', { request: toSessauthRequest(ctx.req) });
+      sendSessauthResponse(ctx, created.response());
+    });
+    const base = await listen(app);
+    const started = await fetch(`${base}/magic-link/verify`, { method: 'POST', headers: { 'user-agent': 'magic-test' } });
+    expect(started.status).toBe(200);
+    expect(started.headers.get('cache-control')).toContain('no-store');
+    const body = (await started.json()) as Record<string, unknown>;
+    expect(body.access_token).toEqual(expect.any(String));
+    expect(body).not.toHaveProperty('refresh_token');
+    const refreshCookie = started.headers.getSetCookie().find((line) => line.startsWith(`${auth.options.refreshCookieName}=`));
+    expect(refreshCookie).toContain('HttpOnly');
+    const me = await auth.authenticate({ authorization: [`Bearer ${String(body.access_token)}`] });
+    expect(me.session.userAgent).toContain('magic-test');
+
+    // The browser's next step: a CSRF token, then the refresh with the cookie the host route set.
+    const csrf = await fetch(`${base}/auth/csrf/`);
+    const csrfCookie = csrf.headers.getSetCookie()[0]!.split(';')[0]!;
+    const { csrf_token } = (await csrf.json()) as { csrf_token: string };
+    const refreshed = await fetch(`${base}/auth/refresh/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrftoken': csrf_token, cookie: `${refreshCookie!.split(';')[0]}; ${csrfCookie}` },
+      body: '{}',
+    });
+    expect(refreshed.status, await refreshed.clone().text()).toBe(200);
   });
 });

@@ -2,6 +2,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { databaseEndpoint, describeDatabaseFailure } from './database-endpoint.js';
 import { DEFAULT_MYSQL_COLLATION, migrationDdl } from './ddl.js';
 import { KyselySessionStore } from './kysely-store.js';
 import { migrateToLatest } from './migrate.js';
@@ -68,23 +69,51 @@ async function main(argv: string[]): Promise<number> {
     console.error(`--url is required (or set DATABASE_URL)\n\n${USAGE}`);
     return 2;
   }
+  const usageProblem = urlProblem(url);
+  if (usageProblem !== undefined) {
+    console.error(`sessauth-kysely: --url ${usageProblem}\n\n${USAGE}`);
+    return 2;
+  }
   const tables = { tableName: values.table, rateLimitTableName: values['rate-limit-table'] };
   // A migration may build indexes on a large table: no statement timeout there.
   const opened = await openKyselyFromUrl(url, { poolSize: 1, statementTimeoutMs: command === 'migrate' ? 0 : 5000 });
   try {
-    if (command === 'migrate') {
-      const { applied } = await migrateToLatest(opened.db, tables);
-      console.log(applied.length === 0 ? 'sessauth: schema already up to date' : `sessauth: applied ${applied.join(', ')}`);
-    } else {
-      const now = new Date();
-      const sessions = await new KyselySessionStore(opened.db, { tableName: tables.tableName }).purgeExpired(now);
-      const counters = await new KyselyRateLimitStore(opened.db, { tableName: tables.rateLimitTableName }).purgeExpired(now);
-      console.log(`sessauth: purged ${sessions} sessions and ${counters} rate-limit counters`);
-    }
-    return 0;
+    return await run(command, opened, tables);
+  } catch (error) {
+    const endpoint = databaseEndpoint(url);
+    if (endpoint === undefined) throw error;
+    throw new Error(describeDatabaseFailure(`${command} failed`, endpoint, error));
   } finally {
     await opened.destroy();
   }
+}
+
+/** Why `url` cannot be a database URL (a usage error, exit 2), or undefined. */
+function urlProblem(url: string): string | undefined {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+  if (scheme === 'sqlite') return url.slice('sqlite:'.length) === '' ? 'needs a path, e.g. sqlite:./sessauth.db' : undefined;
+  if (scheme === undefined || !['postgres', 'postgresql', 'mysql', 'mariadb'].includes(scheme)) {
+    return `must start with postgres://, postgresql://, mysql://, mariadb:// or sqlite: (got ${scheme === undefined ? 'no scheme' : `${scheme}:`})`;
+  }
+  if (databaseEndpoint(url) === undefined) return 'is not a valid URL';
+  return undefined;
+}
+
+async function run(
+  command: 'migrate' | 'purge',
+  opened: Awaited<ReturnType<typeof openKyselyFromUrl>>,
+  tables: { tableName: string | undefined; rateLimitTableName: string | undefined },
+): Promise<number> {
+  if (command === 'migrate') {
+    const { applied } = await migrateToLatest(opened.db, tables);
+    console.log(applied.length === 0 ? 'sessauth: schema already up to date' : `sessauth: applied ${applied.join(', ')}`);
+  } else {
+    const now = new Date();
+    const sessions = await new KyselySessionStore(opened.db, { tableName: tables.tableName }).purgeExpired(now);
+    const counters = await new KyselyRateLimitStore(opened.db, { tableName: tables.rateLimitTableName }).purgeExpired(now);
+    console.log(`sessauth: purged ${sessions} sessions and ${counters} rate-limit counters`);
+  }
+  return 0;
 }
 
 function parse(argv: string[]) {

@@ -86,17 +86,51 @@ describe('sessauth-kysely CLI on a SQLite file', () => {
     await reopened.destroy();
   }, 30_000);
 
-  it('usage errors exit 2; a database error exits 1 with a message and no stack', async () => {
+  it('usage errors exit 2, a URL that is no database URL included; a database error exits 1 with a message and no stack', async () => {
     expect((await runCli([])).code).toBe(2);
     expect((await runCli(['migrate'])).code).toBe(2);
     expect((await runCli(['frobnicate', '--url', url])).code).toBe(2);
-    const badScheme = await runCli(['migrate', '--url', 'oracle://db']);
-    expect(badScheme.code).toBe(1);
-    expect(badScheme.stderr).toContain('unsupported database URL');
+    for (const [bad, says] of [
+      ['oracle://db', '(got oracle:)'],
+      ['pg://x', '(got pg:)'],
+      ['localhost:5432', '(got localhost:)'],
+      ['sqlite:', 'needs a path'],
+    ] as const) {
+      const run = await runCli(['migrate', '--url', bad]);
+      expect(run.code, bad).toBe(2);
+      expect(run.stderr).toContain(says);
+      expect(run.stderr).toContain('Usage: sessauth-kysely');
+    }
     const down = await runCli(['migrate', '--url', 'postgres://postgres:hunter2@127.0.0.1:1/test']);
     expect(down.code).toBe(1);
     expect(down.stderr).toMatch(/^sessauth-kysely: /);
     expect(down.stderr).not.toContain('hunter2');
     expect(down.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
+});
+
+describe('sessauth-kysely CLI against a database that is down', () => {
+  it.each([
+    ['PostgreSQL', 'postgres://postgres:hunter2@127.0.0.1:1/test'],
+    ['MySQL/MariaDB', 'mysql://root:hunter2@127.0.0.1:1/test'],
+  ])(
+    '%s: the message names the engine, host and port and what to check, never the password',
+    async (engine, down) => {
+      for (const command of ['migrate', 'purge']) {
+        const run = await runCli([command, '--url', down]);
+        expect(run.code).toBe(1);
+        expect(run.stderr).toContain(`${command} failed: ${engine} at 127.0.0.1:1`);
+        expect(run.stderr).toContain(`is ${engine} running, and are the host and port in the URL right?`);
+        expect(run.stderr).not.toContain('hunter2');
+      }
+    },
+    60_000,
+  );
+
+  it('a database that does not exist is named as such, the default port filled in', async () => {
+    const run = await runCli(['migrate', '--url', 'postgres://postgres@127.0.0.1/sessauth_no_such_database']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('PostgreSQL at 127.0.0.1:5432');
+    expect(run.stderr).toContain('the database named in the URL does not exist');
   }, 60_000);
 });

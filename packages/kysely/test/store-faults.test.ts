@@ -7,7 +7,7 @@ import { openKyselyFromUrl, type OpenedDatabase } from '../src/open-from-url.js'
 import { sqliteTarget } from './support/test-databases.js';
 
 /** Every public method of the port, called with harmless arguments. */
-function everyCall(store: Required<SessionStore>): Array<[string, () => Promise<unknown>]> {
+function everyCall(store: StoreUnderFault): Array<[string, () => Promise<unknown>]> {
   const now = new Date();
   const session = newSessionFixture();
   const rotation = { sessionId: session.id, userId: session.userId, presentedJti: 'a', nextJti: 'b', securityStamp: 's', now };
@@ -21,10 +21,17 @@ function everyCall(store: Required<SessionStore>): Array<[string, () => Promise<
     ['touchSession', () => store.touchSession(session.id, now)],
     ['purgeExpired', () => store.purgeExpired(now)],
     ['listSessionsForAdmin', () => store.listSessionsForAdmin({ now, limit: 10 })],
+    // The batched read (PostgreSQL, MySQL; SQLite has none).
+    ...(store.findSessions === undefined
+      ? []
+      : [['findSessions', () => store.findSessions?.([session.id, 'x'])] as [string, () => Promise<unknown>]]),
   ];
 }
 
-async function expectEveryCallUnavailable(store: Required<SessionStore>): Promise<void> {
+/** Every method of the port; `findSessions` only where the dialect has it. */
+type StoreUnderFault = Required<Omit<SessionStore, 'findSessions'>> & Pick<SessionStore, 'findSessions'>;
+
+async function expectEveryCallUnavailable(store: StoreUnderFault): Promise<void> {
   for (const [name, call] of everyCall(store)) {
     await expect(call(), name).rejects.toBeInstanceOf(StoreUnavailableError);
   }

@@ -53,6 +53,13 @@ async function main(argv: string[]): Promise<number> {
     console.error(`sessauth-redis: --url is required (or set REDIS_URL)\n\n${USAGE}`);
     return USAGE_ERROR;
   }
+  if (!/^rediss?:\/\/./i.test(url)) {
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1];
+    console.error(
+      `sessauth-redis: --url must start with redis:// or rediss:// (got ${scheme === undefined ? 'no scheme' : `${scheme}:`})\n\n${USAGE}`,
+    );
+    return USAGE_ERROR;
+  }
   const client = await createRedisClient(url);
   try {
     const store = new RedisSessionStore({ client, keyPrefix: values.prefix ?? DEFAULT_KEY_PREFIX });

@@ -27,8 +27,22 @@ export interface RedisLike {
   zscan(key: string, cursor: string, countToken: 'COUNT', count: number): Promise<[cursor: string, elements: string[]]>;
   /** `CONFIG GET name`, for the persistence check only (may be disabled on managed Redis). */
   config(subcommand: 'GET', parameter: string): Promise<unknown>;
+  /**
+   * Commands sent in one write and answered together (ioredis `pipeline()`): on a cluster
+   * the batched session read sends one per slot (every key of one pipeline must hash to
+   * one slot); without it, or on one server, it sends plain commands back to back.
+   */
+  pipeline?(): RedisPipelineLike;
   /** True on an ioredis `Cluster`. */
   readonly isCluster?: boolean;
   /** The cluster's nodes (ioredis `Cluster.nodes('master')`), so the persistence check can ask each. */
   nodes?(role: 'master'): RedisLike[];
+}
+
+/** The part of an ioredis `Pipeline` the batched session read uses. */
+export interface RedisPipelineLike {
+  get(key: string): unknown;
+  hgetall(key: string): unknown;
+  /** One `[error, reply]` per queued command, in order. */
+  exec(): Promise<Array<[error: Error | null, reply: unknown]> | null>;
 }

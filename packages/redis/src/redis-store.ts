@@ -12,6 +12,7 @@ import type {
 import { listSessionsForAdmin } from './admin-listing.js';
 import { checkPersistence, type PersistenceReport } from './check-persistence.js';
 import { copyNewRecord, createSession } from './create-session.js';
+import { findSessions } from './find-sessions.js';
 import { guard } from './guard.js';
 import { KeyLayout } from './keys.js';
 import { OwnerCache } from './owner-cache.js';
@@ -70,6 +71,15 @@ export class RedisSessionStore implements SessionStore {
       if (cached === undefined) return this.findByOwnerLookup(id, undefined);
       return this.ctx.client.hgetall(this.ctx.keys.session(cached, id)).then((hash) => hashToRecord(hash) ?? this.findByOwnerLookup(id, cached));
     });
+  }
+
+  /**
+   * Many sessions by id (the core coalesces the guard's reads through it): the `HGETALL`s
+   * sent at once when the owners are known (one pipeline per slot on a cluster); under the
+   * same deadline as one `findSession`.
+   */
+  findSessions(ids: readonly string[]): Promise<Map<string, SessionRecord>> {
+    return guard('findSessions', this.timeoutMs, () => findSessions(this.ctx, ids));
   }
 
   /** The session's owner read from Redis (not cached, or the cached one no longer holds it), then its hash. */

@@ -63,13 +63,15 @@ describe.skipIf(redis === null)('sessauth-redis CLI against the local Redis', ()
   // Independent of the keys above: run beside the purge test (tsx start-up dominates each process).
   it.concurrent('--version prints the package version; --help the usage; usage errors exit 2', async ({ expect }) => {
     // One process each, started together: tsx start-up dominates, and they are independent.
-    const [long, short, help, bare, noUrl, unknown] = await Promise.all([
+    const [long, short, help, bare, noUrl, unknown, postgresUrl, noScheme] = await Promise.all([
       runCli(['--version']),
       runCli(['-v']),
       runCli(['--help']),
       runCli([]),
       runCli(['purge']),
       runCli(['flush', '--url', REDIS_URL]),
+      runCli(['purge', '--url', 'pg://x']),
+      runCli(['purge', '--url', '127.0.0.1:6379']),
     ]);
     expect(long).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
     expect(short).toMatchObject({ code: 0, stdout: `${version}\n` });
@@ -78,6 +80,8 @@ describe.skipIf(redis === null)('sessauth-redis CLI against the local Redis', ()
     expect(bare.code).toBe(2);
     expect(noUrl).toMatchObject({ code: 2, stderr: expect.stringContaining('--url is required (or set REDIS_URL)') });
     expect(unknown).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command: flush') });
+    expect(postgresUrl).toMatchObject({ code: 2, stderr: expect.stringContaining('--url must start with redis:// or rediss:// (got pg:)') });
+    expect(noScheme).toMatchObject({ code: 2, stderr: expect.stringContaining('--url must start with redis:// or rediss://') });
   }, 90_000);
 
   it.concurrent('an unreachable server exits 1 naming host, port and the scheme, never the password or a stack', async ({ expect }) => {

@@ -27,6 +27,8 @@ describe('redis unreachable: the store and the limiter fail closed, promptly', (
 
     const find = within(BOUND_MS, store.findSession('some-session-id'));
     await expect(find).rejects.toBeInstanceOf(StoreUnavailableError);
+    // The batched read (coalesced guard reads) fails closed the same way, as a whole.
+    await expect(within(BOUND_MS, store.findSessions(['some-session-id', 'another-id']))).rejects.toBeInstanceOf(StoreUnavailableError);
     const hit = within(BOUND_MS, limiter.hit('login:203.0.113.7', 60, new Date()));
     await expect(hit).rejects.toBeInstanceOf(StoreUnavailableError);
     await expect(hit).rejects.toMatchObject({ code: 'service_unavailable', status: 503 });
@@ -38,6 +40,7 @@ describe('redis unreachable: the store and the limiter fail closed, promptly', (
     const limiter = new RedisRateLimitStore({ client, keyPrefix: 'sessauth-test:closed:', operationTimeoutMs: 300 });
 
     await expect(within(BOUND_MS, store.findSession('some-session-id'))).rejects.toThrow(/timed out after 300 ms/);
+    await expect(within(BOUND_MS, store.findSessions(['some-session-id', 'another-id']))).rejects.toThrow(/findSessions timed out after 300 ms/);
     await expect(
       within(
         BOUND_MS,

@@ -158,6 +158,8 @@ export function csrfSuite(kit: SuiteKit): void {
       ['warn', 'no_cookie'],
       ['warn', 'origin_refused'],
     ]);
+    // A missing cookie is most often a cross-site set-up, not an attack: the line says so.
+    expect(reasons()[2]).toMatchObject({ likely_cause: expect.stringContaining('SameSite'), hint: expect.stringContaining('two sites') });
     expect(reasons()[3]).toMatchObject({ origin: 'https://spa.example', hint: expect.stringContaining('JWT_CSRF_TRUSTED_ORIGINS') });
   });
 

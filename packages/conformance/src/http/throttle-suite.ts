@@ -49,6 +49,9 @@ export function throttleSuite(kit: SuiteKit): void {
     expect((await login(app, ip)).status).toBe(200);
     expect((await login(app, ip)).status).toBe(200);
     expectRateLimited(await login(app, ip), 60);
+    // The operator sees the refusal: one warn line with the bucket kind (the leak check below rules out the address).
+    const refusals = app.logger.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.event === 'rate_limited');
+    expect(refusals).toEqual([expect.objectContaining({ level: 'warn', scope: 'login', limit: 2, window_sec: 60 })]);
     const elsewhere = await login(app, randomIpv4(app));
     expect(elsewhere.status, elsewhere.text).toBe(200);
   });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
 import { adminCases } from './cases/admin-cases.js';
 import { capCases } from './cases/cap-cases.js';
 import { createCases, findCases } from './cases/create-find-cases.js';
+import { findSessionsCases } from './cases/find-sessions-cases.js';
 import { crossInstanceCases } from './cases/cross-instance-cases.js';
 import { expireAllCases, expireAllExceptCases, expireCases } from './cases/expire-cases.js';
 import { idleCases } from './cases/idle-cases.js';
@@ -39,6 +40,7 @@ export interface StoreUnderTest extends StoreInstance {
 export type StoreTestId =
   | 'create'
   | 'find'
+  | 'find-many'
   | 'list'
   | 'rotate'
   | 'rotate-race'
@@ -65,11 +67,12 @@ export interface StoreConformanceOptions {
 }
 
 /** What a group needs beyond the required methods of the port; without it the group is skipped. */
-type Needs = 'admin-listing' | 'second-instance' | 'verify' | 'step-up';
+type Needs = 'admin-listing' | 'batched-read' | 'second-instance' | 'verify' | 'step-up';
 
 const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseContext) => void, Needs?]> = [
   ['create', 'createSession', createCases],
   ['find', 'findSession', findCases],
+  ['find-many', 'findSessions (the batched read)', findSessionsCases, 'batched-read'],
   ['list', 'listActiveSessions', listCases],
   ['rotate', 'rotateRefresh outcomes', rotateCases],
   ['rotate-race', 'rotateRefresh under concurrency', rotateRaceCases],
@@ -94,6 +97,9 @@ function missing(needs: Needs | undefined, underTest: StoreUnderTest, second: St
     return 'the store has no listSessionsForAdmin (an optional capability)';
   }
   if (needs === 'step-up' && underTest.store.recordStepUp === undefined) return 'the store has no recordStepUp (an optional capability)';
+  if (needs === 'batched-read' && underTest.store.findSessions === undefined) {
+    return 'the store has no findSessions (an optional capability; SQLite reads synchronously)';
+  }
   if (needs === 'second-instance' && second === null) return 'the store under test offers no openSecondInstance';
   if (needs === 'verify' && (underTest.store.checkSchema ?? underTest.store.verify) === undefined) {
     return 'the store has no checkSchema (an optional capability)';

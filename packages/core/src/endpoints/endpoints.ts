@@ -40,6 +40,14 @@ export type RouteName = (typeof ENDPOINTS)[number]['route'];
 /** Matches method + path (under the prefix) against ENDPOINTS. */
 export const matchEndpoint = createRouter(ENDPOINTS);
 
+/**
+ * The router of an engine without an authenticator: the login path (and the password step-up,
+ * which checks a password through it) is a 404 like any unknown path.
+ */
+export const matchEndpointWithoutLogin = createRouter(
+  ENDPOINTS.filter((endpoint) => endpoint.route !== 'login' && endpoint.route !== 'reauthenticate'),
+);
+
 const BY_ROUTE: ReadonlyMap<RouteName, Endpoint> = new Map(ENDPOINTS.map((endpoint) => [endpoint.route, endpoint]));
 
 /** The declaration of a route the router matched. */

@@ -11,8 +11,8 @@ export interface AdminCapability<U> {
 
 /** Everything an endpoint needs: the session domain's services and the request-side ones. Internal. */
 export interface Engine<U> extends SessionServices<U> {
-  /** How `POST {prefix}/login/` turns a body into a user. */
-  readonly authenticator: Authenticator<U>;
+  /** How `POST {prefix}/login/` turns a body into a user; null: no login endpoint. */
+  readonly authenticator: Authenticator<U> | null;
   readonly rateLimitStore: RateLimitStore;
   /** X-Forwarded-For is read only from these peers. */
   readonly trustedProxies: CidrList;

@@ -34,7 +34,7 @@ async function login<U>(engine: Engine<U>, request: SessauthRequest): Promise<Se
     if (error instanceof SessauthError) emitLoginFailed(engine, error.code, body.username, clientIp);
     throw error;
   });
-  const amr = engine.authenticator.amr ?? [];
+  const amr = engine.authenticator?.amr ?? [];
   const issued = await createSession(engine, user, { clientIp, userAgent, remember, amr });
   emitLogin(engine, issued.session);
   // The CSRF secret does not rotate here: the seed's browser flow sends the masked

@@ -16,8 +16,8 @@ import { checkTokenEndpointRequest } from './token-endpoint-checks.js';
  * `acr`) and a fresh access token carrying `auth_time` is answered. No new session, no new
  * refresh token. After the guard, the login's own pre-checks in order (415, CSRF in cookie
  * transports, the per-address login throttle), then 400 for the body, the per-account budget,
- * and 401 `invalid_credentials` for a wrong password. A store without `recordStepUp`, or a users port
- * without `usernameOf`: 404 `not_found` before the guard, as if the endpoint did not exist.
+ * and 401 `invalid_credentials` for a wrong password. Without an authenticator, a store without
+ * `recordStepUp`, or a users port without `usernameOf`: 404 `not_found` before the guard, as if the endpoint did not exist.
  */
 export const reauthenticateEndpoint = {
   route: 'reauthenticate',
@@ -25,14 +25,17 @@ export const reauthenticateEndpoint = {
   path: '/reauthenticate',
   auth: 'bearer',
   // A password step-up needs the store's recordStepUp and the name the user logs in with.
-  available: (engine) => typeof engine.store.recordStepUp === 'function' && typeof engine.users.usernameOf === 'function',
+  available: (engine) =>
+    engine.authenticator !== null && typeof engine.store.recordStepUp === 'function' && typeof engine.users.usernameOf === 'function',
   handle: ({ engine, request, caller }) => reauthenticate(engine, request, caller),
 } as const satisfies BearerEndpoint;
 
 async function reauthenticate<U>(engine: Engine<U>, request: SessauthRequest, caller: AuthContext<U>): Promise<SessauthResponse> {
   const { users } = engine;
   // `available` made sure of both; a store or port swapped since is answered as absent.
-  if (typeof engine.store.recordStepUp !== 'function' || users.usernameOf === undefined) throw new SessauthError('not_found');
+  if (engine.authenticator === null || typeof engine.store.recordStepUp !== 'function' || users.usernameOf === undefined) {
+    throw new SessauthError('not_found');
+  }
   await checkTokenEndpointRequest(engine, request, 'login');
   const { password } = await readJsonObject(request, engine.options.maxBodyBytes);
   if (typeof password !== 'string') throw new SessauthError('invalid_request');

@@ -56,6 +56,14 @@ function presentedRefreshToken<U>(engine: Engine<U>, body: Record<string, unknow
   if (transport === 'body') throw new SessauthError('invalid_token');
   // A duplicated refresh cookie fails closed instead of picking one.
   const fromCookie = soleValue(cookies.get(engine.options.refreshCookieName));
-  if (fromCookie === undefined || fromCookie === '') throw new SessauthError('invalid_token');
+  if (fromCookie === undefined || fromCookie === '') {
+    // A client built for body transport: say why its token did not count (never the token).
+    if (transport === 'cookie' && fromBody !== undefined && fromBody !== null && fromBody !== '') {
+      engine.logger.warn('refresh_token_in_body_ignored', {
+        hint: 'refresh_token in the body is ignored in cookie transport (JWT_REFRESH_TOKEN_TRANSPORT=cookie): the token comes from the refresh cookie; configure the client for cookie transport, or the server for body or both',
+      });
+    }
+    throw new SessauthError('invalid_token');
+  }
   return fromCookie;
 }

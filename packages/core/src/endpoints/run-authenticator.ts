@@ -1,4 +1,4 @@
-import { SessauthError } from '../errors/sessauth-error.js';
+import { IntegrationError, SessauthError } from '../errors/sessauth-error.js';
 import type { SessauthRequest } from '../http/sessauth-request.js';
 import type { Logger } from '../log/logger.js';
 import type { Engine } from './engine.js';
@@ -21,8 +21,11 @@ export async function runAuthenticator<U>(
   request: Pick<SessauthRequest, 'signal'>,
   username: unknown,
 ): Promise<U> {
+  const { authenticator } = engine;
+  // Unreachable through the login (no route without it) or the admin sign-in (refused at start).
+  if (authenticator === null) throw new IntegrationError('checking a password needs an authenticator: pass one to createSessauth');
   try {
-    return await engine.authenticator(body, {
+    return await authenticator(body, {
       options: engine.options,
       signal: request.signal,
       accountAttempt: (userId) => throttleResolvedAccount(engine, username, userId),

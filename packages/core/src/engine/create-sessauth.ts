@@ -6,9 +6,11 @@ import { consoleLogger } from '../log/logger.js';
 import { parseCidrs } from '../net/parse-cidrs.js';
 import { isResolvedOptions, resolveOptions } from '../options/resolve-options.js';
 import { MemoryRateLimitStore } from '../rate-limit/memory-rate-limit-store.js';
+import { MemorySessionStore } from '../store/memory-store.js';
 import { rateLimit } from './rate-limit-api.js';
 import { adminListerOf } from '../store/store-port.js';
 import { checkStoreSchemas } from '../store/check-store-schemas.js';
+import { coalesceSessionReads } from '../store/coalesce-session-reads.js';
 import { changePasswordRoute } from '../endpoints/change-password.js';
 import { authenticateBearer } from '../endpoints/bearer-guard.js';
 import { sessionApi } from './session-api.js';
@@ -36,10 +38,12 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
   const logger = config.logger ?? consoleLogger;
   const engine: Engine<U> = {
     options,
-    store: config.store,
+    // The memory store answers in the same turn: a batch could only add a wait (measured in
+    // bench/results/coalesced-reads.md), so it is read one call at a time.
+    store: options.coalesceSessionReads && !(config.store instanceof MemorySessionStore) ? coalesceSessionReads(config.store) : config.store,
     eventStore: config.store,
     users: config.users,
-    authenticator: config.authenticator,
+    authenticator: config.authenticator ?? null,
     rateLimitStore: config.rateLimitStore ?? new MemoryRateLimitStore(),
     geolocation: config.geolocation ?? null,
     admin: adminCapability(config),
@@ -51,9 +55,10 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     stampDigest: await createStampDigest(options.securityStampKey),
   };
   await checkStoreSchemas({ session: config.store, rateLimit: config.rateLimitStore }, logger);
-  checkPasswordHasher(config.authenticator.passwordHasher, logger, config.allowWeakPasswordHasher === true);
+  checkPasswordHasher(config.authenticator?.passwordHasher, logger, config.allowWeakPasswordHasher === true);
   return {
     options,
+    openApiSettings: { ...options, loginRoute: engine.authenticator !== null },
     handle: (request) => handleRequest(engine, request),
     handles: (target, mountPath) => isOurPath(options, target, engine.admin !== null, mountPath),
     authenticate: (input) => authenticateBearer(engine, input),
@@ -77,5 +82,8 @@ function adminCapability<U>(config: SessauthConfig<U>): AdminCapability<U> | nul
     throw new IntegrationError('admin: the admin listing needs a store with listSessionsForAdmin (the memory, Kysely and Redis stores have it)');
   }
   if (typeof config.admin.isAdmin !== 'function') throw new IntegrationError('admin.isAdmin must be a function of the user');
+  if (config.authenticator === undefined) {
+    throw new IntegrationError('admin: the admin listing signs in with a password and needs an authenticator (createPasswordAuthenticator)');
+  }
   return { isAdmin: config.admin.isAdmin, list: adminListerOf(store) };
 }

@@ -1,7 +1,7 @@
 import { handleAdminRequest, isAdminPath } from '../admin/route.js';
 import { authenticateRequest } from '../endpoints/bearer-guard.js';
 import type { Engine } from '../endpoints/engine.js';
-import { endpointOf, matchEndpoint, type RouteName } from '../endpoints/endpoints.js';
+import { endpointOf, matchEndpoint, matchEndpointWithoutLogin, type RouteName } from '../endpoints/endpoints.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { isUnder, mountedOptions, resolveMount } from '../http/mount-path.js';
 import { routablePath } from '../http/request-target.js';
@@ -46,7 +46,11 @@ export async function handleRequest<U>(root: Engine<U>, received: SessauthReques
   if (engine.admin !== null && isAdminPath(request.path, engine.options.adminPrefix)) {
     return handleAdminRequest(engine, engine.admin, request).catch((error: unknown) => errorToResponse(error, engine.logger));
   }
-  const match = matchEndpoint(request.method.toUpperCase(), request.path, engine.options.prefix);
+  const match = (engine.authenticator === null ? matchEndpointWithoutLogin : matchEndpoint)(
+    request.method.toUpperCase(),
+    request.path,
+    engine.options.prefix,
+  );
   if (match.kind === 'not-ours') return null;
   return dispatch(withStoreBudget(engine), request, match);
 }

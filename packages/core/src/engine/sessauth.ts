@@ -5,6 +5,7 @@ import type { Clock } from '../time/clock.js';
 import type { GeolocationProvider } from '../geo/location.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
 import type { Logger } from '../log/logger.js';
+import type { OpenApiSettings } from '../openapi/openapi-document.js';
 import type { SetPassword } from '../endpoints/change-password.js';
 import type { SessauthEventHandler, SessauthEventHandlers, SessauthEventName } from '../events/session-events.js';
 import type { SessionApi } from './session-api.js';
@@ -13,14 +14,19 @@ import type { ResolvedOptions, SessauthOptions } from '../options/options.js';
 import type { RateLimitStore, SessionStore } from '../store/store-port.js';
 import type { Authenticator, UserPort } from '../users/user-port.js';
 
-/** Everything the engine needs; only `options`, `store`, `users` and `authenticator` are required. */
+/** Everything the engine needs; only `options`, `store` and `users` are required. */
 export interface SessauthConfig<U> {
   /** Raw options (validated here) or the result of `resolveOptions`. */
   options: SessauthOptions | ResolvedOptions;
   store: SessionStore;
   users: UserPort<U>;
-  /** How `POST /auth/login/` turns a body into a user (see `createPasswordAuthenticator`). */
-  authenticator: Authenticator<U>;
+  /**
+   * How `POST /auth/login/` turns a body into a user (see `createPasswordAuthenticator`).
+   * Absent: there is no login endpoint (its path answers 404 and the OpenAPI description
+   * leaves it out); sessions start only through `createSessionFor` (a magic link, SSO).
+   * The admin listing's sign-in and `changePassword` need one.
+   */
+  authenticator?: Authenticator<U>;
   /**
    * Start even though the login's password hasher costs less than OWASP's minimum (a warning
    * instead of an `IntegrationError`). For tests and migrations only. @default false
@@ -49,6 +55,8 @@ export interface SessauthConfig<U> {
 /** The engine a host app holds; the server-side session API (`createSessionFor`, `listSessions`, ...) is in `SessionApi`. */
 export interface Sessauth<U> extends SessionApi {
   readonly options: ResolvedOptions;
+  /** What `openApiDocument` (`@sessauth/core/openapi`) needs to describe this instance exactly: the options, and whether the login route exists. */
+  readonly openApiSettings: OpenApiSettings;
   /**
    * Serve the endpoints (and the admin listing). Resolves `null` when the path
    * is not one of ours, so the adapter passes the request on.

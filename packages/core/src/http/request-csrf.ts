@@ -36,10 +36,29 @@ export function assertCsrf(
       origin: loggableOrigin(failure.origin),
       hint: 'if this origin is yours, add it to JWT_CSRF_TRUSTED_ORIGINS',
     });
+  } else if (failure.reason === 'no_cookie') {
+    wire.logger.warn('csrf_failed', {
+      reason: failure.reason,
+      likely_cause: 'SameSite: a cross-site request',
+      hint: noCookieHint(wire.options.prefix),
+    });
   } else {
     wire.logger.warn('csrf_failed', { reason: failure.reason });
   }
   throw new SessauthError('csrf_failed');
+}
+
+/**
+ * The usual cause of a missing CSRF cookie is not an attack but a development set-up
+ * across two sites: the cookie is SameSite=Lax, which a browser leaves off a cross-site
+ * fetch, so the login itself fails.
+ */
+function noCookieHint(prefix: string): string {
+  return (
+    'the request carried no CSRF cookie; most often the page and the API are on different sites ' +
+    '(localhost and the loopback address in digits are two sites), and the browser does not send the SameSite=Lax cookie on a cross-site fetch: ' +
+    `serve both from one site (e.g. both on localhost), call GET ${prefix}/csrf/ first, and send requests with credentials: 'include'`
+  );
 }
 
 /** The refused origin, bounded; an IP-literal host is not logged (it could be a person's address). */

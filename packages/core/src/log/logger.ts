@@ -1,4 +1,4 @@
-type LogFields = Record<string, string | number | boolean | null>;
+export type LogFields = Record<string, string | number | boolean | null>;
 
 /**
  * Where the core reports what happened. Fields never hold a token, password or IP.

@@ -31,9 +31,11 @@ export interface OpenApiSettings {
   /**
    * Where the host mounted the adapter (`app.use('/api', sessauthMiddleware(auth))`: `'/api'`):
    * becomes the document's `servers` URL, and the default refresh cookie Path follows it.
-   * @default '' (the root: no `servers`)
+   * @default '' (the root: `servers` is `/`)
    */
   readonly mountPath?: string;
+  /** Whether `POST {prefix}/login/` exists (false: an engine without an authenticator). @default true */
+  readonly loginRoute?: boolean;
 }
 
 const header = (name: string): Reference => ({ $ref: `#/components/headers/${name}` });
@@ -43,7 +45,7 @@ const SET_COOKIE = { 'Set-Cookie': header('SetCookie') };
 /**
  * The OpenAPI 3.1 description of the endpoints for one prefix and refresh-token transport
  * (cookie names and path too), built from the router's route table, the wire types and the
- * error table. `openApiDocument(auth.options)` describes a running instance exactly.
+ * error table. `openApiDocument(auth.openApiSettings)` describes a running instance exactly.
  */
 export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument {
   const prefix = settings.prefix ?? '/auth';
@@ -57,6 +59,8 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
   const paths: Record<string, PathItem> = {};
   const ids = new Set<string>();
   for (const entry of ENDPOINTS) {
+    // The password step-up checks a password through the same authenticator: no login, no re-authentication.
+    if ((entry.route === 'login' || entry.route === 'reauthenticate') && settings.loginRoute === false) continue;
     const method = entry.method.toLowerCase() as HttpMethodKey;
     // One route on two paths (the JWK set) needs two operation ids.
     let id = camelCase(entry.route);

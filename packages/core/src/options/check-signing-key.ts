@@ -82,7 +82,7 @@ function checkHmacSecret(setting: KeySetting, algorithm: SigningAlgorithm, minBy
   const bytes = new TextEncoder().encode(secret).length;
   if (bytes < minBytes) {
     const split = setting === 'previousSecretKeys' ? ' (in the environment, entries are comma-separated)' : '';
-    throw keyError(setting, `must be at least ${minBytes} bytes (UTF-8) for ${algorithm}, got ${bytes}${split}`, entry);
+    throw keyError(setting, `must be at least ${minBytes} bytes (UTF-8) for ${algorithm}, got ${bytes}${split}; ${makeSecretHint(minBytes)}`, entry);
   }
 }
 
@@ -148,7 +148,12 @@ export function checkSecurityStampKey(key: string): void {
     throw keyError('securityStampKey', 'looks like public key material; use a secret (the JWT_SECRET_KEY your sessions were created under)');
   }
   const bytes = new TextEncoder().encode(key).length;
-  if (bytes < 32) throw keyError('securityStampKey', `must be at least 32 bytes (UTF-8), got ${bytes}`);
+  if (bytes < 32) throw keyError('securityStampKey', `must be at least 32 bytes (UTF-8), got ${bytes}; ${makeSecretHint(32)}`);
+}
+
+/** How to make a random secret of `bytes` bytes: a command any Node install runs, so the message ends in a fix. */
+export function makeSecretHint(bytes: number): string {
+  return `make one with: node -e "console.log(require('crypto').randomBytes(${bytes}).toString('base64url'))"`;
 }
 
 function spkiOf(crypto: NodeCrypto, pem: string): Uint8Array {

@@ -179,6 +179,15 @@ export interface SessauthOptions {
    * deadline is 5000 ms), but two calls in a row could take twice that. @default 5000
    */
   storeBudgetMs?: number;
+  /**
+   * JWT_COALESCE_SESSION_READS. The guard's session reads of the requests that arrive in one
+   * event-loop turn go to the store as one batched read (`findSessions`: one statement, one
+   * pipeline), where the store has it (PostgreSQL, MySQL/MariaDB, Redis; SQLite and the memory
+   * store answer at once and have nothing to coalesce). A read still starts after its request arrived,
+   * so a revocation acknowledged before a request is always seen by it; see
+   * docs/coalesced-reads.md. @default true
+   */
+  coalesceSessionReads?: boolean;
   /** JWT_ACTIVITY_UPDATE_INTERVAL_SECONDS. `last_activity_at` is written at most this often. @default 60 */
   activityUpdateIntervalSeconds?: number;
   /**

@@ -194,6 +194,11 @@ export const SETTINGS = {
     doc: 'how long one request may wait on the stores, all its calls together; past it, 503',
     kind: int(5000, 100, 60_000),
   },
+  coalesceSessionReads: {
+    env: 'JWT_COALESCE_SESSION_READS',
+    doc: "the guard's session reads of one event-loop turn go to the store as one batched read, where the store has one; each still starts after its request arrived",
+    kind: bool(true),
+  },
   activityUpdateIntervalSeconds: {
     env: 'JWT_ACTIVITY_UPDATE_INTERVAL_SECONDS',
     doc: '`last_activity_at` is written at most this often',

@@ -28,7 +28,15 @@ export async function throttle(store: RateLimitStore, input: ThrottleInput): Pro
   const { rate, now } = input;
   if (rate === null) return;
   const result = await countHit(store, input.scope, `throttle:${input.scope}:${input.clientKey}`, rate, now, input.logger);
-  if (result.count > rate.limit) throw new SessauthError('rate_limited', { retryAfter: retryAfterSeconds(result.resetAt, now) });
+  if (result.count <= rate.limit) return;
+  const retryAfter = retryAfterSeconds(result.resetAt, now);
+  // The bucket kind only, never its key (an address, a network or an account hash). One
+  // warning per bucket and window, at its first refusal: a flood of retries must not
+  // become a flood of log lines; the later refusals go to debug.
+  const fields = { scope: input.scope, limit: rate.limit, window_sec: rate.windowSec, retry_after_sec: retryAfter };
+  if (result.count === rate.limit + 1) input.logger.warn('rate_limited', fields);
+  else input.logger.debug?.('rate_limited', fields);
+  throw new SessauthError('rate_limited', { retryAfter });
 }
 
 /**

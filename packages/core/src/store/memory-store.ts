@@ -90,6 +90,16 @@ export class MemorySessionStore implements SessionStore {
     return stored === undefined ? null : copy(stored);
   }
 
+  /** Every id's record as `findSession` gives it, in one synchronous run. */
+  async findSessions(ids: readonly string[]): Promise<Map<string, SessionRecord>> {
+    const found = new Map<string, SessionRecord>();
+    for (const id of ids) {
+      const stored = this.#sessions.get(id);
+      if (stored !== undefined) found.set(id, copy(stored));
+    }
+    return found;
+  }
+
   async listActiveSessions(userId: string, now: Date): Promise<SessionRecord[]> {
     const nowMs = now.getTime();
     const active = this.#userSessions(userId).filter((record) => isActiveAt(record, nowMs));

@@ -138,6 +138,25 @@ export interface SessionStore {
   /** One read by id; returns revoked and expired records too (the caller decides). */
   findSession(id: string): Promise<SessionRecord | null>;
 
+  /**
+   * Many reads by id in one round trip (one statement, one pipeline): an optional
+   * capability, which the core uses to coalesce the guard's reads of concurrent requests
+   * (`JWT_COALESCE_SESSION_READS`). Its guarantee, which the freshness of every guarded
+   * request rests on:
+   * - each row is read after this call started, never served from a copy taken before it
+   *   (no cache of rows, no read shared with an earlier call);
+   * - the map holds, for each id that has a row, that row exactly as `findSession(id)`
+   *   would return it at that moment (revoked and expired records too); an id without a
+   *   row is absent; duplicate ids are allowed;
+   * - any number of ids is accepted (the store splits a long list into bounded
+   *   statements itself), under the same deadline as one `findSession`;
+   * - it does its whole job or rejects (`StoreUnavailableError`): never a partial map.
+   *
+   * Leave it out where a read is synchronous and cannot wait on anything (SQLite): there
+   * is nothing to coalesce.
+   */
+  findSessions?(ids: readonly string[]): Promise<Map<string, SessionRecord>>;
+
   /** The user's active sessions at `now`, newest first. */
   listActiveSessions(userId: string, now: Date): Promise<SessionRecord[]>;
 

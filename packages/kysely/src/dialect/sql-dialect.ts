@@ -41,4 +41,11 @@ export interface SqlDialect {
    * the read selects the columns as they are.
    */
   packColumns?(columns: readonly string[]): RawBuilder<string>;
+  /**
+   * How `findSessions` (the guard's coalesced reads) names many ids in one statement:
+   * `any-array`, one array parameter (`id = any($1)`, one prepared statement for every
+   * batch size); `in-list`, a bounded `in (?, ...)` prepared per power-of-two length.
+   * Absent (SQLite): no batched read, the store's synchronous read has nothing to coalesce.
+   */
+  readonly batchedRead?: 'any-array' | 'in-list';
 }

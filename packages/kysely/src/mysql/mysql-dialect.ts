@@ -14,6 +14,7 @@ export const mysqlDialect: SqlDialect = {
   updateReturning: false,
   rowLocks: true,
   needsUserLockTable: true,
+  batchedRead: 'in-list',
 
   // READ COMMITTED: locking reads take no gap locks, so logins of different users
   // never block or deadlock each other on index gaps.

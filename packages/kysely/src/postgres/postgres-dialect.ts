@@ -8,6 +8,7 @@ export const postgresDialect: SqlDialect = {
   updateReturning: true,
   rowLocks: true,
   needsUserLockTable: false,
+  batchedRead: 'any-array',
 
   // READ COMMITTED (the default): each statement sees the latest committed rows.
   transaction: (db, fn) => db.transaction().execute(fn),
