@@ -18,3 +18,4 @@ export type {
 export { encodeAdminCursor, decodeAdminCursor } from './store/admin-cursor.js';
 export { isActive } from './sessions/session-state.js';
 export { settleWithin } from './time/settle-within.js';
+export { parseStoredAmr, parseStoredLocation } from './store/stored-columns.js';

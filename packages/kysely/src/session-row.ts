@@ -1,5 +1,5 @@
-import type { Location, SessionRecord } from '@sessauth/core';
-import type { NewSession } from '@sessauth/core/store';
+import type { SessionRecord } from '@sessauth/core';
+import { parseStoredAmr, parseStoredLocation, type NewSession } from '@sessauth/core/store';
 
 /**
  * Named, not `*`: a prepared statement's result shape must not change when a
@@ -113,34 +113,12 @@ export function toRecord(row: SessionRow): SessionRecord {
     ipAddress: row.ip_address,
     userAgent: row.user_agent,
     browser: row.browser,
-    location: parseLocation(row.location),
+    location: parseStoredLocation(row.location),
     name: row.name ?? null,
     authTime: new Date(Number(row.auth_time ?? row.created_at)),
-    amr: parseAmr(row.amr),
+    amr: parseStoredAmr(row.amr),
     acr: row.acr ?? null,
   };
-}
-
-/** The methods are display and policy data: an unreadable value reads as unknown ([]). */
-function parseAmr(text: string | null | undefined): string[] {
-  if (text === null || text === undefined) return [];
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : [];
-  } catch {
-    return [];
-  }
-}
-
-/** The location is display data: an unreadable value is dropped, not fatal. */
-function parseLocation(text: string | null): Location | null {
-  if (text === null) return null;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Location) : null;
-  } catch {
-    return null;
-  }
 }
 
 export function isActiveRow(row: SessionRow, nowMs: number): boolean {

@@ -1,5 +1,4 @@
-import type { Location } from '@sessauth/core';
-import type { NewSession, SessionRecord } from '@sessauth/core/store';
+import { parseStoredAmr, parseStoredLocation, type NewSession, type SessionRecord } from '@sessauth/core/store';
 
 /**
  * How a session is laid out in its hash. Times are epoch milliseconds as decimal
@@ -60,23 +59,12 @@ export function hashToRecord(hash: Record<string, string>): SessionRecord | null
     ipAddress: hash.ipAddress ?? null,
     userAgent: hash.userAgent ?? null,
     browser: hash.browser ?? null,
-    location: hash.location === undefined ? null : (JSON.parse(hash.location) as Location),
+    location: parseStoredLocation(hash.location),
     name: hash.name ?? null,
     authTime: toDate(hash.authTime ?? hash.createdAt),
-    amr: parseAmr(hash.amr),
+    amr: parseStoredAmr(hash.amr),
     acr: hash.acr ?? null,
   };
-}
-
-/** The methods are policy data: an unreadable value reads as unknown ([]). */
-function parseAmr(text: string | undefined): string[] {
-  if (text === undefined) return [];
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : [];
-  } catch {
-    return [];
-  }
 }
 
 function toDate(millis: string | undefined): Date {

@@ -1,5 +1,4 @@
-import type { Location } from '@sessauth/core';
-import type { NewSession, SessionRecord } from '@sessauth/core/store';
+import { parseStoredAmr, parseStoredLocation, type NewSession, type SessionRecord } from '@sessauth/core/store';
 
 /**
  * A session row under the tables' JS keys. Instants are epoch milliseconds; a driver may
@@ -63,34 +62,12 @@ export function toRecord(row: SessionRow): SessionRecord {
     ipAddress: row.ipAddress,
     userAgent: row.userAgent,
     browser: row.browser,
-    location: parseLocation(row.location),
+    location: parseStoredLocation(row.location),
     name: row.name ?? null,
     authTime: new Date(Number(row.authTime ?? row.createdAt)),
-    amr: parseAmr(row.amr),
+    amr: parseStoredAmr(row.amr),
     acr: row.acr ?? null,
   };
-}
-
-/** The methods are policy data: an unreadable value reads as unknown ([]). */
-function parseAmr(text: string | null | undefined): string[] {
-  if (text === null || text === undefined) return [];
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : [];
-  } catch {
-    return [];
-  }
-}
-
-/** The location is display data: an unreadable value is dropped, not fatal. */
-function parseLocation(text: string | null): Location | null {
-  if (text === null) return null;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Location) : null;
-  } catch {
-    return null;
-  }
 }
 
 export function isActiveRow(row: SessionRow, nowMs: number): boolean {
