@@ -32,8 +32,11 @@ function runVitest(node, label, reportFile, args) {
   try {
     const result = JSON.parse(readFileSync(`${root}${reportFile}`, 'utf8'));
     Object.assign(totals, { passed: result.numPassedTests, failed: result.numFailedTests, skipped: result.numPendingTests + result.numTodoTests });
-    // A file that failed to load counts as a failure even though it ran no test.
-    totals.failed += result.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
+    // A file that failed without a failed test (it did not load, or a hook failed and its tests were
+    // skipped) counts as one failure, so the last line never says 0 failed for a red run.
+    totals.failed += result.testResults.filter(
+      (file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
+    ).length;
   } catch {
     totals.failed += 1;
   }
