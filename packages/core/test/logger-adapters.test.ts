@@ -12,7 +12,7 @@ import { fromPino } from '../src/log/pino-logger.js';
 import { fromWinston } from '../src/log/winston-logger.js';
 import { createPasswordAuthenticator } from '../src/password/password-authenticator.js';
 import { MemorySessionStore } from '../src/store/memory-store.js';
-import { sessauthRequest, USERS, type TestUser } from './helpers/sessauth-harness.js';
+import { sessauthRequest, plainHasher, testUsers, type TestUser } from './helpers/sessauth-harness.js';
 
 /** A stream that keeps every line written to it. */
 function lineSink(): { stream: Writable; lines: string[] } {
@@ -34,17 +34,6 @@ async function until(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 100 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
-const users = {
-  findById: async (id: string) => USERS.find((u) => u.id === id) ?? null,
-  idOf: (user: TestUser) => user.id,
-  securityStamp: (user: TestUser) => `stamp-${user.id}`,
-  findByUsername: async (username: string) => {
-    const user = USERS.find((u) => u.username === username);
-    return user ? { user, passwordHash: `plain:${user.password}` } : null;
-  },
-};
-const hasher = { hash: async (p: string) => `plain:${p}`, verify: async (h: string, p: string) => h === `plain:${p}` };
-
 /** A real engine with `logger`, driven into a throttle refusal (a warn line) with a login past its budget. */
 async function throttledLogin(logger: Logger): Promise<void> {
   const auth = await createSessauth<TestUser>({
@@ -55,8 +44,8 @@ async function throttledLogin(logger: Logger): Promise<void> {
       loginThrottleRate: '1/min',
     },
     store: new MemorySessionStore(),
-    users,
-    authenticator: createPasswordAuthenticator({ users, hasher }),
+    users: testUsers,
+    authenticator: createPasswordAuthenticator({ users: testUsers, hasher: plainHasher }),
     geolocation: null,
     logger,
   });

@@ -5,24 +5,14 @@ import { IntegrationError } from '../src/errors/sessauth-error.js';
 import { openApiDocument } from '../src/openapi/openapi-document.js';
 import { createPasswordAuthenticator } from '../src/password/password-authenticator.js';
 import { MemorySessionStore } from '../src/store/memory-store.js';
-import { sessauthRequest, silentLogger, USERS, type TestUser } from './helpers/sessauth-harness.js';
-
-const users = {
-  findById: async (id: string) => USERS.find((u) => u.id === id) ?? null,
-  idOf: (user: TestUser) => user.id,
-  securityStamp: (user: TestUser) => `stamp-${user.id}`,
-  findByUsername: async (username: string) => {
-    const user = USERS.find((u) => u.username === username);
-    return user ? { user, passwordHash: `plain:${user.password}` } : null;
-  },
-};
+import { sessauthRequest, silentLogger, plainHasher, testUsers, type TestUser } from './helpers/sessauth-harness.js';
 
 /** A magic-link app: no passwords, so no authenticator. */
 function config(extra: Partial<SessauthConfig<TestUser>> = {}): SessauthConfig<TestUser> {
   return {
     options: { secretKey: 'a-test-secret-that-is-long-enough-for-hs256!', issuer: 'https://issuer.test', audience: 'test' },
     store: new MemorySessionStore(),
-    users,
+    users: testUsers,
     geolocation: null,
     logger: silentLogger,
     ...extra,
@@ -51,8 +41,7 @@ describe('createSessauth without an authenticator', () => {
     const without = await createSessauth(config());
     expect(Object.keys(openApiDocument(without.openApiSettings).paths)).not.toContain('/auth/login/');
     expect(Object.keys(openApiDocument(without.openApiSettings).paths)).toContain('/auth/refresh/');
-    const hasher = { hash: async (p: string) => `plain:${p}`, verify: async (h: string, p: string) => h === `plain:${p}` };
-    const withLogin = await createSessauth(config({ authenticator: createPasswordAuthenticator({ users, hasher }) }));
+    const withLogin = await createSessauth(config({ authenticator: createPasswordAuthenticator({ users: testUsers, hasher: plainHasher }) }));
     expect(Object.keys(openApiDocument(withLogin.openApiSettings).paths)).toContain('/auth/login/');
     expect((await withLogin.handle(loginRequest('POST')))?.status).toBe(200);
   });

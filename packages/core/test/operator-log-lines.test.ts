@@ -3,7 +3,7 @@ import { createSessauth } from '../src/engine/create-sessauth.js';
 import type { Logger } from '../src/log/logger.js';
 import { createPasswordAuthenticator } from '../src/password/password-authenticator.js';
 import { MemorySessionStore } from '../src/store/memory-store.js';
-import { cookiesSet, sessauthRequest, USERS, type TestUser } from './helpers/sessauth-harness.js';
+import { cookiesSet, sessauthRequest, plainHasher, testUsers, type TestUser } from './helpers/sessauth-harness.js';
 
 interface LogLine {
   readonly level: string;
@@ -21,17 +21,6 @@ function recordingLogger(): Logger & { lines: LogLine[] } {
   return { lines, warn: at('warn'), error: at('error'), info: at('info'), debug: at('debug') };
 }
 
-const users = {
-  findById: async (id: string) => USERS.find((u) => u.id === id) ?? null,
-  idOf: (user: TestUser) => user.id,
-  securityStamp: (user: TestUser) => `stamp-${user.id}`,
-  findByUsername: async (username: string) => {
-    const user = USERS.find((u) => u.username === username);
-    return user ? { user, passwordHash: `plain:${user.password}` } : null;
-  },
-};
-const hasher = { hash: async (p: string) => `plain:${p}`, verify: async (h: string, p: string) => h === `plain:${p}` };
-
 async function engine(options: Record<string, string | boolean | string[]> = {}) {
   const logger = recordingLogger();
   const auth = await createSessauth<TestUser>({
@@ -43,8 +32,8 @@ async function engine(options: Record<string, string | boolean | string[]> = {})
       ...options,
     },
     store: new MemorySessionStore(),
-    users,
-    authenticator: createPasswordAuthenticator({ users, hasher }),
+    users: testUsers,
+    authenticator: createPasswordAuthenticator({ users: testUsers, hasher: plainHasher }),
     geolocation: null,
     logger,
   });

@@ -24,7 +24,7 @@ export const USERS: readonly TestUser[] = [
 ];
 
 /** A fast, obviously test-only hasher so the real password authenticator runs without argon2's cost. */
-const plainHasher: PasswordHasher = {
+export const plainHasher: PasswordHasher = {
   hash: async (password) => `plain:${password}`,
   verify: async (hash, password) => hash === `plain:${password}`,
 };
@@ -44,6 +44,9 @@ class TestUsers implements UserPort<TestUser> {
     return user ? { user, passwordHash: `plain:${user.password}` } : null;
   }
 }
+
+/** The users port over USERS, for a test that builds its own engine. */
+export const testUsers: UserPort<TestUser> = new TestUsers();
 
 export const silentLogger: Logger & { lines: string[] } = {
   lines: [],
