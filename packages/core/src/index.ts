@@ -26,7 +26,7 @@ export { MemorySessionStore } from './store/memory-store.js';
 export { MemoryRateLimitStore } from './rate-limit/memory-rate-limit-store.js';
 
 // The JSON bodies of the endpoints
-export type { PublicSession, TokenResponseBody, CsrfResponseBody, ErrorResponseBody } from './http/wire-types.js';
+export type { PublicSession, PublicActivityEntry, TokenResponseBody, CsrfResponseBody, ErrorResponseBody } from './http/wire-types.js';
 
 // Users, login flows, passwords
 export type { UserPort, Authenticator, AuthenticatorContext } from './users/user-port.js';
@@ -51,6 +51,8 @@ export type {
   RevokeEvent,
   RevokeReason,
   ReuseDetectedEvent,
+  RiskSignal,
+  RiskSignalEvent,
 } from './events/session-events.js';
 
 // Time and logs

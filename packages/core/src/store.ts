@@ -15,6 +15,7 @@ export type {
   AdminSessionPage,
   RateLimitStore,
 } from './store/store-port.js';
+export type { ActivityEntry, ActivityKind, ActivityQuery, AppendActivityInput } from './store/activity-port.js';
 export { encodeAdminCursor, decodeAdminCursor } from './store/admin-cursor.js';
 export { isActive } from './sessions/session-state.js';
 export { settleWithin } from './time/settle-within.js';

@@ -25,7 +25,7 @@ function codesAt(op: OperationObject, status: number): unknown {
 describe('OpenAPI description', () => {
   it('describes every route of the router, and nothing the router does not serve', () => {
     for (const prefix of ['/auth', '/api/v2/auth']) {
-      const document = openApiDocument({ prefix });
+      const document = openApiDocument({ prefix, sessionActivity: true });
       const described = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
       const served = ROUTE_TABLE.map((e) => `${e.method} ${documentedPath(prefix, e.path)}`);
       expect(described.sort()).toEqual(served.sort());
@@ -36,6 +36,15 @@ describe('OpenAPI description', () => {
       }
     }
     expect(Object.keys(ROUTE_DOCS).sort()).toEqual([...new Set(ROUTE_TABLE.map((e) => e.route))].sort());
+  });
+
+  it('describes the activity route and the last-client fields only with the activity history on', () => {
+    const off = openApiDocument();
+    expect(Object.keys(off.paths)).not.toContain('/auth/sessions/{id}/activity/');
+    expect(JSON.stringify(off)).not.toMatch(/last_ip_address|ActivityEntry/);
+    const on = openApiDocument({ sessionActivity: true });
+    expect(on.paths['/auth/sessions/{id}/activity/']).toHaveProperty('get');
+    expect(JSON.stringify(on.components)).toMatch(/last_ip_address/);
   });
 
   it('names each error code with its status, the two context-dependent ones at both', () => {

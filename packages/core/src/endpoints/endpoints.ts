@@ -11,6 +11,7 @@ import { logoutEndpoint } from './logout.js';
 import { reauthenticateEndpoint } from './reauthenticate.js';
 import { refreshEndpoint } from './refresh.js';
 import { renameSessionEndpoint } from './rename-session.js';
+import { sessionActivityEndpoint } from './session-activity.js';
 
 /**
  * Every endpoint under the prefix, once: the router matches requests against this list, the
@@ -25,6 +26,7 @@ export const ENDPOINTS = [
   listSessionsEndpoint,
   deleteSessionEndpoint,
   renameSessionEndpoint,
+  sessionActivityEndpoint,
   logoutEndpoint,
   logoutAllEndpoint,
   logoutOthersEndpoint,

@@ -4,7 +4,7 @@ import type { Engine } from './engine.js';
 import { jsonResponse } from '../http/response.js';
 import type { SessauthResponse } from '../http/sessauth-request.js';
 import { listUserSessions } from '../sessions/list-user-sessions.js';
-import { toPublicSession } from './public-session.js';
+import { toPublicSessions } from './public-session.js';
 
 /** GET /auth/sessions/: the caller's active sessions (idle ones left out), newest first, "this device" marked. */
 export const listSessionsEndpoint = {
@@ -18,8 +18,5 @@ export const listSessionsEndpoint = {
 async function listSessions<U>(engine: Engine<U>, caller: AuthContext<U>): Promise<SessauthResponse> {
   const { session } = caller;
   const sessions = await listUserSessions(engine, session.userId);
-  return jsonResponse(
-    200,
-    sessions.map((s) => toPublicSession(s, session.id)),
-  );
+  return jsonResponse(200, await toPublicSessions(engine, sessions, session.id));
 }

@@ -5,6 +5,7 @@ import { emitLogin, emitLoginFailed } from '../sessions/emit-session-events.js';
 import { readJsonObject } from '../http/read-json-body.js';
 import { joinedHeader } from '../http/request-headers.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
+import { attemptsBeforeSuccess, countFailedLogin } from './failed-login-count.js';
 import { runAuthenticator } from './run-authenticator.js';
 import { throttleAccount } from './throttle-request.js';
 import { createSession } from '../sessions/create-session.js';
@@ -30,12 +31,16 @@ async function login<U>(engine: Engine<U>, request: SessauthRequest): Promise<Se
   // The per-account budget, beside the per-address one: before the user is looked up, so
   // an unknown username spends and answers exactly as an existing one does.
   await throttleAccount(engine, body.username);
-  const user = await runAuthenticator(engine, body, request, body.username).catch((error: unknown) => {
-    if (error instanceof SessauthError) emitLoginFailed(engine, error.code, body.username, clientIp);
+  const user = await runAuthenticator(engine, body, request, body.username).catch(async (error: unknown) => {
+    if (error instanceof SessauthError) {
+      emitLoginFailed(engine, error.code, body.username, clientIp);
+      await countFailedLogin(engine, error, body.username);
+    }
     throw error;
   });
   const amr = engine.authenticator?.amr ?? [];
-  const issued = await createSession(engine, user, { clientIp, userAgent, remember, amr });
+  const failedLogins = await attemptsBeforeSuccess(engine, body.username);
+  const issued = await createSession(engine, user, { clientIp, userAgent, remember, amr, failedLogins });
   emitLogin(engine, issued.session);
   // The CSRF secret does not rotate here: the seed's browser flow sends the masked
   // value from its one `GET /auth/csrf/` on login and on every later refresh.

@@ -9,6 +9,7 @@ import { isSessionIdShape } from '../sessions/revoke-session.js';
 import { isActive, isIdle } from '../sessions/session-state.js';
 import { sessionNameOf } from '../sessions/session-name.js';
 import { toPublicSession } from './public-session.js';
+import { recordRenamed } from '../sessions/session-activity.js';
 
 /**
  * PATCH /auth/sessions/{id}/ `{"name": "Work laptop"}`: names one of the caller's own active
@@ -38,5 +39,6 @@ async function renameSession<U>(engine: Engine<U>, request: SessauthRequest, cal
   if (!renameable || !(await engine.store.renameSession(sessionId, session.userId, name, now))) {
     throw new SessauthError('session_not_found', { status: 404 });
   }
+  await recordRenamed(engine, target, name);
   return jsonResponse(200, toPublicSession({ ...target, name }, session.id));
 }

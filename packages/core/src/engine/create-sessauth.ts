@@ -8,7 +8,8 @@ import { isResolvedOptions, resolveOptions } from '../options/resolve-options.js
 import { MemoryRateLimitStore } from '../rate-limit/memory-rate-limit-store.js';
 import { MemorySessionStore } from '../store/memory-store.js';
 import { rateLimit } from './rate-limit-api.js';
-import { adminListerOf } from '../store/store-port.js';
+import { adminListerOf, type SessionStore } from '../store/store-port.js';
+import type { ResolvedOptions } from '../options/options.js';
 import { checkStoreSchemas } from '../store/check-store-schemas.js';
 import { coalesceSessionReads } from '../store/coalesce-session-reads.js';
 import { changePasswordRoute } from '../endpoints/change-password.js';
@@ -36,6 +37,7 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     : resolveOptions(config.options, config.logger === undefined ? {} : { logger: config.logger });
   const clock = config.clock ?? systemClock;
   const logger = config.logger ?? consoleLogger;
+  checkActivityStore(options, config.store);
   const engine: Engine<U> = {
     options,
     // The memory store answers in the same turn: a batch could only add a wait (measured in
@@ -73,6 +75,16 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     purgeExpired: () => engine.store.purgeExpired(clock.now()),
     eventsSettled: () => engine.events.settled(),
   };
+}
+
+/** The activity history is refused at start-up on a store that cannot keep it, never at the first login. */
+function checkActivityStore(options: ResolvedOptions, store: SessionStore): void {
+  if (!options.sessionActivity) return;
+  if (typeof store.appendActivity !== 'function' || typeof store.listActivity !== 'function') {
+    throw new IntegrationError(
+      'JWT_SESSION_ACTIVITY needs a store with appendActivity and listActivity (the memory, Kysely and Redis stores have them)',
+    );
+  }
 }
 
 function adminCapability<U>(config: SessauthConfig<U>): AdminCapability<U> | null {

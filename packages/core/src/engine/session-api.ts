@@ -6,7 +6,10 @@ import { createSessionFor, type CreatedSession, type CreateSessionForInput } fro
 import { endAllSessions } from '../sessions/end-all-sessions.js';
 import { listUserSessions } from '../sessions/list-user-sessions.js';
 import { isSessionIdShape, revokeSession } from '../sessions/revoke-session.js';
-import { toPublicSession } from '../endpoints/public-session.js';
+import { toPublicSessions } from '../endpoints/public-session.js';
+import { toPublicActivity } from '../endpoints/public-activity.js';
+import { readActivity } from '../sessions/session-activity.js';
+import type { PublicActivityEntry } from '../http/wire-types.js';
 
 /** The server-side session API of `Sessauth`: the endpoints' behaviour for host code, same rules and events. */
 export interface SessionApi {
@@ -43,6 +46,14 @@ export interface SessionApi {
    * one of this user; throws an `IntegrationError` when the store has no `recordStepUp`.
    */
   stepUp(userId: string, sessionId: string, facts: AuthenticationFacts): Promise<{ readonly access_token: string }>;
+  /**
+   * The activity history of one session of the user (JWT_SESSION_ACTIVITY), oldest first, as
+   * `GET {prefix}/sessions/{id}/activity/` shows it. Unlike the route it also reads an ended
+   * session's history, while its entries are kept (for a support desk or an investigation);
+   * another user's session, an unknown or a malformed id give `[]`. Throws an `IntegrationError`
+   * when JWT_SESSION_ACTIVITY is off.
+   */
+  listActivity(userId: string, sessionId: string): Promise<PublicActivityEntry[]>;
 }
 
 export function sessionApi<U>(engine: Engine<U>): SessionApi {
@@ -51,7 +62,7 @@ export function sessionApi<U>(engine: Engine<U>): SessionApi {
     listSessions: async (userId, options = {}) => {
       checkUserId('listSessions', userId);
       const current = options.currentSessionId ?? '';
-      return (await listUserSessions(engine, userId)).map((session) => toPublicSession(session, current));
+      return toPublicSessions(engine, await listUserSessions(engine, userId), current);
     },
     revokeSession: async (userId, sessionId) => {
       checkUserId('revokeSession', userId);
@@ -71,6 +82,12 @@ export function sessionApi<U>(engine: Engine<U>): SessionApi {
       const session = isSessionIdShape(sessionId) ? await engine.store.findSession(sessionId) : null;
       if (session === null || session.userId !== userId) throw new SessauthError('session_expired');
       return { access_token: await stepUpSession(engine, session, checked) };
+    },
+    listActivity: async (userId, sessionId) => {
+      checkUserId('listActivity', userId);
+      if (!engine.options.sessionActivity) throw new IntegrationError('listActivity needs JWT_SESSION_ACTIVITY=true');
+      if (!isSessionIdShape(sessionId)) return [];
+      return ((await readActivity(engine, userId, [sessionId])).get(sessionId) ?? []).map(toPublicActivity);
     },
   };
 }

@@ -56,6 +56,32 @@ export interface StepUpEvent {
   readonly acr: string | null;
 }
 
+/** A risk signal (JWT_RISK_SIGNALS; docs/risk-signals.md). */
+export type RiskSignal = 'new_device' | 'new_network' | 'new_country' | 'impossible_travel' | 'failed_logins_then_success';
+
+/**
+ * A risk signal raised at a login or a refresh, also recorded in the session's activity
+ * history. Information for the host, which decides (notify, ask for a step-up, revoke):
+ * the library never acts on it. Every signal has innocent causes (docs/risk-signals.md).
+ */
+export interface RiskSignalEvent {
+  readonly userId: string;
+  readonly sessionId: string;
+  readonly signal: RiskSignal;
+  /** Where it was computed. */
+  readonly during: 'login' | 'refresh';
+  /** The client it was raised for (address null with JWT_PERSIST_CLIENT_IP=false). */
+  readonly ipAddress: string | null;
+  readonly browser: string | null;
+  readonly location: Location | null;
+  /** `impossible_travel`: the great-circle distance from the last located use, in km; null for the others. */
+  readonly distanceKm: number | null;
+  /** `impossible_travel`: the speed that move needed, in km/h (-1: both at the same instant); null for the others. */
+  readonly speedKmh: number | null;
+  /** `failed_logins_then_success`: the attempts at this account within the window before this success; null for the others. */
+  readonly failedLogins: number | null;
+}
+
 export interface LoginFailedEvent {
   /** `invalid_credentials`, `invalid_user`... as answered. */
   readonly code: ErrorCode;
@@ -83,6 +109,7 @@ export interface SessauthEventMap {
   reuse_detected: ReuseDetectedEvent;
   login_failed: LoginFailedEvent;
   step_up: StepUpEvent;
+  risk_signal: RiskSignalEvent;
 }
 
 export type SessauthEventName = keyof SessauthEventMap;

@@ -49,6 +49,31 @@ export interface PublicSession {
   name: string | null;
   /** The session's absolute end (ISO 8601, UTC); null for a session that never ages out (JWT_SESSION_EXPIRE_SECONDS=0). */
   expires_at: string | null;
+  /**
+   * Only with JWT_SESSION_ACTIVITY on (absent otherwise): the address of the last client
+   * recorded in the session's activity history (login or a refresh from a new address);
+   * `ip_address` stays the login's.
+   */
+  last_ip_address?: string | null;
+  /** Only with JWT_SESSION_ACTIVITY on: the browser of the last client recorded; `browser` stays the login's. */
+  last_browser?: string | null;
+}
+
+/**
+ * One entry of `GET {prefix}/sessions/{id}/activity/` (JWT_SESSION_ACTIVITY), oldest first.
+ * `kind` is what happened; `detail` is its one detail: the reason of `revoked`, the new name
+ * of `renamed`, the methods of `stepped_up` (comma-separated), the signal of `risk_signal`.
+ */
+export interface PublicActivityEntry {
+  kind: 'created' | 'refreshed' | 'stepped_up' | 'renamed' | 'revoked' | 'reuse_detected' | 'risk_signal';
+  /** ISO 8601 in UTC. */
+  at: string;
+  /** The client's address; null when unknown, unchanged since the last entry, or JWT_PERSIST_CLIENT_IP is off. */
+  ip_address: string | null;
+  /** The client's `"<browser> on <OS>"`; null when unknown or unchanged since the last entry. */
+  browser: string | null;
+  location: Location | null;
+  detail: string | null;
 }
 
 /** The body of `PATCH {prefix}/sessions/{id}/`: the new device name (trimmed, 1..64 characters, no control characters). */

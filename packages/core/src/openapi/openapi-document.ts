@@ -36,6 +36,8 @@ export interface OpenApiSettings {
   readonly mountPath?: string;
   /** Whether `POST {prefix}/login/` exists (false: an engine without an authenticator). @default true */
   readonly loginRoute?: boolean;
+  /** Whether the activity history is on (JWT_SESSION_ACTIVITY): its route and the session list's last-client fields. @default false */
+  readonly sessionActivity?: boolean;
 }
 
 const header = (name: string): Reference => ({ $ref: `#/components/headers/${name}` });
@@ -61,6 +63,7 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
   for (const entry of ENDPOINTS) {
     // The password step-up checks a password through the same authenticator: no login, no re-authentication.
     if ((entry.route === 'login' || entry.route === 'reauthenticate') && settings.loginRoute === false) continue;
+    if (entry.route === 'session-activity' && settings.sessionActivity !== true) continue;
     const method = entry.method.toLowerCase() as HttpMethodKey;
     // One route on two paths (the JWK set) needs two operation ids.
     let id = camelCase(entry.route);
@@ -93,7 +96,7 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
     'x-sessauth': { prefix, refreshTokenTransport: doc.transport },
     paths,
     components: {
-      schemas: componentSchemas(doc.transport),
+      schemas: componentSchemas(doc.transport, settings.sessionActivity === true),
       responses: {
         NotFound: errorResponse(['not_found'], {}),
         MethodNotAllowed: errorResponse(['method_not_allowed'], { Allow: header('Allow') }),

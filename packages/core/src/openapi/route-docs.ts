@@ -174,6 +174,14 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
     success: () => ({ description: 'The renamed session.', body: { schema: 'PublicSession', mediaType: 'application/json' }, setCookies: [] }),
     errors: () => [...GUARD, 'unsupported_media_type', 'payload_too_large', ['session_not_found', 404]],
   },
+  'session-activity': {
+    summary: "The activity history of one of the caller's own active sessions",
+    description:
+      'Oldest first: created, refreshed (address and browser when they changed), stepped_up, renamed, revoked, reuse_detected, risk_signal. Same 404 rules as DELETE. Only with JWT_SESSION_ACTIVITY.',
+    bearer: true,
+    success: () => ({ description: 'The entries.', body: { schema: 'ActivityList', mediaType: 'application/json' }, setCookies: [] }),
+    errors: () => [...GUARD, ['session_not_found', 404]],
+  },
   logout: {
     summary: 'End the current session',
     description: 'Expires the session of the presented access token.',

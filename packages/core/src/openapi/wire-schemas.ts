@@ -6,6 +6,7 @@ import type { PublicJwk, PublicJwks } from '../tokens/key-ring.js';
 import type {
   CsrfResponseBody,
   ErrorResponseBody,
+  PublicActivityEntry,
   PublicSession,
   ReauthenticateRequestBody,
   ReauthenticateResponseBody,
@@ -51,7 +52,37 @@ function tokenResponseSchema(transport: RefreshTokenTransport): JsonSchema {
   return { ...schema, properties, required: ['access_token'] };
 }
 
-export function componentSchemas(transport: RefreshTokenTransport): Record<string, JsonSchema> {
+/** The session row, with `last_ip_address` / `last_browser` only when the activity history is on (the seed's row otherwise). */
+function publicSessionSchema(activity: boolean): JsonSchema {
+  const schema = objectSchema<PublicSession>(
+    {
+      id: { type: 'string' },
+      created_at: DATE_TIME,
+      last_activity_at: DATE_TIME,
+      ip_address: { ...NULLABLE_STRING, description: 'Null when JWT_PERSIST_CLIENT_IP is off.' },
+      user_agent: NULLABLE_STRING,
+      browser: { ...NULLABLE_STRING, description: '"<browser> on <OS>" without versions, or null.' },
+      location: { anyOf: [ref('Location'), { type: 'null' }] },
+      is_current: { type: 'boolean', description: 'True on the row of the session making the request.' },
+      name: { ...NULLABLE_STRING, description: 'The device name given with PATCH; null until named.' },
+      expires_at: { type: ['string', 'null'], format: 'date-time', description: 'The absolute end; null when sessions never age out.' },
+      last_ip_address: {
+        ...NULLABLE_STRING,
+        description: 'The address of the last client recorded in the activity history; `ip_address` stays the login one.',
+      },
+      last_browser: {
+        ...NULLABLE_STRING,
+        description: 'The browser of the last client recorded in the activity history; `browser` stays the login one.',
+      },
+    },
+    { description: "One of the caller's active sessions.", ...(activity ? {} : { optional: ['last_ip_address', 'last_browser'] }) },
+  );
+  if (activity) return schema;
+  const { last_ip_address: _ip, last_browser: _browser, ...properties } = schema.properties ?? {};
+  return { ...schema, properties };
+}
+
+export function componentSchemas(transport: RefreshTokenTransport, activity = false): Record<string, JsonSchema> {
   return {
     CsrfResponse: objectSchema<CsrfResponseBody>({
       csrf_token: { type: 'string', description: 'The masked CSRF token (64 characters) to send back in `X-CSRFToken`.' },
@@ -69,22 +100,9 @@ export function componentSchemas(transport: RefreshTokenTransport): Record<strin
       },
       { optional: ['city', 'region', 'country', 'country_code', 'latitude', 'longitude'] },
     ),
-    PublicSession: objectSchema<PublicSession>(
-      {
-        id: { type: 'string' },
-        created_at: DATE_TIME,
-        last_activity_at: DATE_TIME,
-        ip_address: { ...NULLABLE_STRING, description: 'Null when JWT_PERSIST_CLIENT_IP is off.' },
-        user_agent: NULLABLE_STRING,
-        browser: { ...NULLABLE_STRING, description: '"<browser> on <OS>" without versions, or null.' },
-        location: { anyOf: [ref('Location'), { type: 'null' }] },
-        is_current: { type: 'boolean', description: 'True on the row of the session making the request.' },
-        name: { ...NULLABLE_STRING, description: 'The device name given with PATCH; null until named.' },
-        expires_at: { type: ['string', 'null'], format: 'date-time', description: 'The absolute end; null when sessions never age out.' },
-      },
-      { description: "One of the caller's active sessions." },
-    ),
+    PublicSession: publicSessionSchema(activity),
     SessionList: { type: 'array', items: ref('PublicSession'), description: 'Newest first.' },
+    ...(activity ? activitySchemas() : {}),
     PasswordLoginRequest: objectSchema<PasswordLoginBody>(
       {
         username: { type: 'string' },
@@ -136,5 +154,26 @@ export function componentSchemas(transport: RefreshTokenTransport): Record<strin
       },
       { optional: ['n', 'e', 'crv', 'x', 'y'] },
     ),
+  };
+}
+
+/** The activity history's bodies (JWT_SESSION_ACTIVITY only). */
+function activitySchemas(): Record<string, JsonSchema> {
+  return {
+    ActivityEntry: objectSchema<PublicActivityEntry>(
+      {
+        kind: { type: 'string', enum: ['created', 'refreshed', 'stepped_up', 'renamed', 'revoked', 'reuse_detected', 'risk_signal'] },
+        at: DATE_TIME,
+        ip_address: { ...NULLABLE_STRING, description: 'The client address; null when unknown, unchanged since the last entry, or not persisted.' },
+        browser: { ...NULLABLE_STRING, description: 'The client browser; null when unknown or unchanged since the last entry.' },
+        location: { anyOf: [ref('Location'), { type: 'null' }] },
+        detail: {
+          ...NULLABLE_STRING,
+          description: 'revoked: the reason; renamed: the new name; stepped_up: the methods; risk_signal: the signal; null otherwise.',
+        },
+      },
+      { description: 'One entry of a session activity history.' },
+    ),
+    ActivityList: { type: 'array', items: ref('ActivityEntry'), description: 'Oldest first.' },
   };
 }

@@ -203,6 +203,34 @@ export interface SessauthOptions {
    * ago; a staler one is 401 `insufficient_user_authentication` (RFC 9470). 0: off. @default 0
    */
   sensitiveActionMaxAgeSeconds?: number;
+  /**
+   * JWT_SESSION_ACTIVITY. Keep a bounded, append-only activity history per session (created,
+   * refreshed, stepped up, renamed, revoked, reuse detected), served at
+   * `GET {prefix}/sessions/{id}/activity/` and `auth.listActivity`; the session list gains
+   * `last_ip_address` and `last_browser`. Needs a store with `appendActivity`. @default false
+   */
+  sessionActivity?: boolean;
+  /** JWT_SESSION_ACTIVITY_MAX_ENTRIES. Entries kept per session, the newest. @default 50 */
+  sessionActivityMaxEntries?: number;
+  /** JWT_SESSION_ACTIVITY_MAX_AGE_SECONDS. How long an entry is kept (the purge deletes older ones). @default 7776000 (90 days) */
+  sessionActivityMaxAgeSeconds?: number;
+  /**
+   * JWT_RISK_SIGNALS. Compute risk signals at login and refresh (new device, new network, new
+   * country, impossible travel, failed logins then a success), delivered as `risk_signal`
+   * events and recorded in the activity history. Never revokes anything. Needs
+   * JWT_SESSION_ACTIVITY. @default false
+   */
+  riskSignals?: boolean;
+  /** JWT_RISK_NETWORK_IPV4_PREFIX. An IPv4 address outside the login's network of this prefix is a new network. @default 24 */
+  riskNetworkIpv4Prefix?: number;
+  /** JWT_RISK_NETWORK_IPV6_PREFIX. The same for IPv6. @default 48 */
+  riskNetworkIpv6Prefix?: number;
+  /** JWT_RISK_TRAVEL_MAX_KMH. A move between two located uses faster than this is impossible travel. @default 1000 */
+  riskTravelMaxKmh?: number;
+  /** JWT_RISK_FAILED_LOGINS. Failed logins at one account within the window that make its next success a signal. @default 5 */
+  riskFailedLogins?: number;
+  /** JWT_RISK_FAILED_LOGIN_WINDOW_SECONDS. The window of those failed logins. @default 3600 */
+  riskFailedLoginWindowSeconds?: number;
   /** JWT_AUTH_PREFIX. Where the endpoints live. @default '/auth' */
   prefix?: string;
   /** JWT_ADMIN_PREFIX. Where the admin listing lives. @default '/admin/sessauth/session' */

@@ -45,6 +45,8 @@ export function resolveOptions(
       `must be 0 (off) or at least twice JWT_ACTIVITY_UPDATE_INTERVAL_SECONDS (${interval}), ${show(idle)}; lower JWT_ACTIVITY_UPDATE_INTERVAL_SECONDS or raise JWT_SESSION_IDLE_SECONDS`,
     );
   }
+  // The signals read and write the activity history: without it they would have no memory.
+  if (o.riskSignals === true && o.sessionActivity !== true) fail('riskSignals', 'needs JWT_SESSION_ACTIVITY=true');
   const resolved = {
     ...r,
     securityStampKey: o.securityStampKey ?? o.secretKey,

@@ -214,6 +214,43 @@ export const SETTINGS = {
     doc: 'the password change and both bulk logouts need a login or re-authentication at most this old (RFC 9470 step-up)',
     kind: int(0, 0, YEAR, '0 (off)'),
   },
+  sessionActivity: {
+    env: 'JWT_SESSION_ACTIVITY',
+    doc: 'keep a bounded activity history per session (`GET {prefix}/sessions/{id}/activity/`); the session list gains `last_ip_address` and `last_browser`',
+    kind: bool(false),
+  },
+  sessionActivityMaxEntries: {
+    env: 'JWT_SESSION_ACTIVITY_MAX_ENTRIES',
+    doc: 'activity entries kept per session (the newest)',
+    kind: int(50, 1, 1000),
+  },
+  sessionActivityMaxAgeSeconds: {
+    env: 'JWT_SESSION_ACTIVITY_MAX_AGE_SECONDS',
+    doc: 'how long an activity entry is kept; the purge deletes older ones',
+    kind: int(90 * DAY, 60, 2 * YEAR, '7776000 (90 days)'),
+  },
+  riskSignals: {
+    env: 'JWT_RISK_SIGNALS',
+    doc: '`risk_signal` events and activity entries at login and refresh (new device, network, country, impossible travel, failed logins then a success); needs `JWT_SESSION_ACTIVITY`',
+    kind: bool(false),
+  },
+  riskNetworkIpv4Prefix: {
+    env: 'JWT_RISK_NETWORK_IPV4_PREFIX',
+    doc: 'an IPv4 address outside this network of the login is a new network',
+    kind: int(24, 8, 32),
+  },
+  riskNetworkIpv6Prefix: { env: 'JWT_RISK_NETWORK_IPV6_PREFIX', doc: 'the same for IPv6', kind: int(48, 8, 128) },
+  riskTravelMaxKmh: {
+    env: 'JWT_RISK_TRAVEL_MAX_KMH',
+    doc: 'a move between two located uses faster than this (km/h) is impossible travel',
+    kind: int(1000, 100, 100_000),
+  },
+  riskFailedLogins: {
+    env: 'JWT_RISK_FAILED_LOGINS',
+    doc: 'failed logins at one account within the window that make its next successful login a signal',
+    kind: int(5, 1, 1000),
+  },
+  riskFailedLoginWindowSeconds: { env: 'JWT_RISK_FAILED_LOGIN_WINDOW_SECONDS', doc: 'the window of those failed logins', kind: int(3600, 60, DAY) },
   adminPrefix: {
     env: 'JWT_ADMIN_PREFIX',
     doc: 'where the read-only admin listing lives',

@@ -3,6 +3,7 @@ import { lookupLocation } from '../geo/lookup-location.js';
 import type { SessionRecord } from '../store/store-port.js';
 import { randomId } from '../tokens/random-id.js';
 import { freshnessClaimsFor } from './freshness.js';
+import { recordCreated } from './session-activity.js';
 import { describeUserAgent, storedUserAgent } from '../ua/describe-user-agent.js';
 
 /**
@@ -23,6 +24,11 @@ export interface LoginFacts {
   readonly amr?: readonly string[];
   /** The authentication context class reached, when the host names one. */
   readonly acr?: string | null;
+  /**
+   * With JWT_RISK_SIGNALS: the attempts at this account within the failed-login window before
+   * this success (the login endpoint counts them); absent or null: not counted.
+   */
+  readonly failedLogins?: number | null;
 }
 
 export interface IssuedTokens {
@@ -75,5 +81,6 @@ export async function createSession<U>(services: SessionServices<U>, user: U, fa
     },
     maxActiveSessions: options.maxActiveSessions,
   });
+  await recordCreated(services, session, facts.failedLogins ?? null);
   return { session, accessToken, refreshToken, ...(remember ? {} : { remember: false }) };
 }

@@ -4,6 +4,7 @@ import type { Location } from '../geo/location.js';
 import { keyedDigest, normaliseUsername } from '../rate-limit/account-rate-key.js';
 import type { SessionRecord } from '../store/store-port.js';
 import { describeUserAgent, storedUserAgent } from '../ua/describe-user-agent.js';
+import type { RaisedSignal } from './risk-signals.js';
 import type { SessionServices } from './session-services.js';
 
 /** The client a request came from, as the events name it (the replaying client of a reuse). */
@@ -90,6 +91,32 @@ export function emitStepUp<U>(
 ): void {
   services.logger.info?.('session_stepped_up', { session: sessionId });
   services.events.emit('step_up', () => ({ userId, sessionId, amr: [...facts.amr], acr: facts.acr }));
+}
+
+/** `risk_signal`: one raised signal, for the client it was raised for. */
+export function emitRiskSignal<U>(
+  services: SessionServices<U>,
+  facts: {
+    session: { id: string; userId: string };
+    during: 'login' | 'refresh';
+    client: { ipAddress: string | null; browser: string | null; location: Location | null };
+    signal: RaisedSignal;
+  },
+): void {
+  const { session, during, client, signal } = facts;
+  services.logger.info?.('risk_signal', { session: session.id, signal: signal.signal });
+  services.events.emit('risk_signal', () => ({
+    userId: session.userId,
+    sessionId: session.id,
+    signal: signal.signal,
+    during,
+    ipAddress: services.options.persistClientIp ? client.ipAddress : null,
+    browser: client.browser,
+    location: client.location,
+    distanceKm: signal.distanceKm ?? null,
+    speedKmh: signal.speedKmh ?? null,
+    failedLogins: signal.failedLogins ?? null,
+  }));
 }
 
 function deviceOf(session: SessionRecord): string | null {

@@ -6,6 +6,7 @@ import { REMEMBER_CLAIM } from '../tokens/token-service.js';
 import type { IssuedTokens } from './create-session.js';
 import { freshnessClaimsFor } from './freshness.js';
 import { idleCutoff } from './session-state.js';
+import { recordRefreshed, recordReuse, recordRevoked } from './session-activity.js';
 
 /**
  * Strict single-use rotation. The refresh token is verified, the replacement pair
@@ -45,6 +46,7 @@ export async function refreshSession<U>(services: SessionServices<U>, refreshTok
   switch (outcome.status) {
     case 'consumed': {
       emitRefresh(services, claims.sub, claims.sid);
+      await recordRefreshed(services, outcome.session, client);
       // A session that uses step-up gets its `auth_time` (never reset by a refresh) in the new
       // access token: minted again from the row the swap returned. Others keep the one above.
       const freshness = freshnessClaimsFor(services.options, outcome.session);
@@ -58,15 +60,18 @@ export async function refreshSession<U>(services: SessionServices<U>, refreshTok
       throw new SessauthError('invalid_token');
     case 'security_changed':
       emitRevoke(services, claims.sub, claims.sid, 1, 'security_changed');
+      await recordRevoked(services, claims.sub, [claims.sid], 'security_changed');
       throw new SessauthError('session_expired');
     case 'idle':
       emitRevoke(services, claims.sub, claims.sid, 1, 'idle');
+      await recordRevoked(services, claims.sub, [claims.sid], 'idle');
       throw new SessauthError('session_expired');
     case 'expired':
       throw new SessauthError('session_expired');
     case 'reused':
       services.logger.warn('token_reuse_detected', { session: claims.sid });
       emitReuse(services, claims.sub, claims.sid, client);
+      await recordReuse(services, claims.sub, claims.sid, client);
       throw new SessauthError('token_reuse_detected');
   }
 }

@@ -1,5 +1,6 @@
 import type { SessionServices } from './session-services.js';
 import { emitRevoke } from './emit-session-events.js';
+import { recordRevoked } from './session-activity.js';
 import type { RevokeReason } from '../events/session-events.js';
 
 // The shape of every id the core mints (base64url); anything else cannot be a session.
@@ -17,6 +18,9 @@ export function isSessionIdShape(sessionId: unknown): sessionId is string {
  */
 export async function revokeSession<U>(services: SessionServices<U>, userId: string, sessionId: string, reason: RevokeReason): Promise<boolean> {
   const revoked = isSessionIdShape(sessionId) && (await services.store.expireSession(sessionId, userId, services.clock.now()));
-  if (revoked) emitRevoke(services, userId, sessionId, 1, reason);
+  if (revoked) {
+    emitRevoke(services, userId, sessionId, 1, reason);
+    await recordRevoked(services, userId, [sessionId], reason);
+  }
   return revoked;
 }

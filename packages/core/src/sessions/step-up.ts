@@ -1,3 +1,4 @@
+import { recordSteppedUp } from './session-activity.js';
 import { IntegrationError, SessauthError } from '../errors/sessauth-error.js';
 import type { SessionRecord } from '../store/store-port.js';
 import { emitStepUp } from './emit-session-events.js';
@@ -60,5 +61,6 @@ export async function stepUpSession<U>(
   ]);
   if (!recorded) throw new SessauthError('session_expired');
   emitStepUp(services, session.userId, session.id, facts);
+  await recordSteppedUp(services, session, facts.amr);
   return accessToken;
 }

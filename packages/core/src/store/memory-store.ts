@@ -1,4 +1,5 @@
 import { SessauthError } from '../errors/sessauth-error.js';
+import type { ActivityEntry, ActivityQuery, AppendActivityInput } from './activity-port.js';
 import { decodeAdminCursor, encodeAdminCursor } from './admin-cursor.js';
 import type {
   AdminSessionPage,
@@ -40,6 +41,19 @@ function copy(record: SessionRecord): StoredSession {
   };
 }
 
+function copyEntry(entry: ActivityEntry): ActivityEntry {
+  return {
+    ...entry,
+    at: new Date(entry.at.getTime()),
+    expiresAt: new Date(entry.expiresAt.getTime()),
+    location: entry.location === null ? null : { ...entry.location },
+  };
+}
+
+function byId(a: ActivityEntry, b: ActivityEntry): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
 function isActiveAt(record: SessionRecord, nowMs: number): boolean {
   return record.expiredAt === null && record.expiresAt.getTime() > nowMs;
 }
@@ -59,6 +73,8 @@ function newestFirst(a: SessionRecord, b: SessionRecord): number {
 export class MemorySessionStore implements SessionStore {
   readonly #sessions = new Map<string, StoredSession>();
   readonly #idsByUser = new Map<string, Set<string>>();
+  /** Each session's activity, oldest first; kept apart from the sessions, which it may outlive. */
+  readonly #activity = new Map<string, ActivityEntry[]>();
 
   /** Number of stored records, revoked and ended ones included (until purged). */
   get size(): number {
@@ -165,6 +181,34 @@ export class MemorySessionStore implements SessionStore {
     return true;
   }
 
+  async appendActivity(input: AppendActivityInput): Promise<void> {
+    if (!Number.isSafeInteger(input.maxEntriesPerSession) || input.maxEntriesPerSession < 1) {
+      throw new RangeError('MemorySessionStore: maxEntriesPerSession must be a positive integer');
+    }
+    const touched = new Set<string>();
+    for (const entry of input.entries) {
+      let history = this.#activity.get(entry.sessionId);
+      if (history === undefined) this.#activity.set(entry.sessionId, (history = []));
+      history.push(copyEntry(entry));
+      touched.add(entry.sessionId);
+    }
+    for (const sessionId of touched) {
+      const history = this.#activity.get(sessionId) ?? [];
+      history.sort(byId);
+      if (history.length > input.maxEntriesPerSession) history.splice(0, history.length - input.maxEntriesPerSession);
+    }
+  }
+
+  async listActivity(query: ActivityQuery): Promise<Map<string, ActivityEntry[]>> {
+    const nowMs = query.now.getTime();
+    const found = new Map<string, ActivityEntry[]>();
+    for (const sessionId of query.sessionIds) {
+      const entries = (this.#activity.get(sessionId) ?? []).filter((entry) => entry.userId === query.userId && entry.expiresAt.getTime() > nowMs);
+      if (entries.length > 0) found.set(sessionId, entries.map(copyEntry));
+    }
+    return found;
+  }
+
   async touchSession(id: string, now: Date): Promise<void> {
     const stored = this.#sessions.get(id);
     // A revoked session keeps its last activity: touching must not look like use.
@@ -179,6 +223,11 @@ export class MemorySessionStore implements SessionStore {
       if (!revokedBefore && stored.expiresAt.getTime() >= nowMs) continue;
       this.#delete(stored);
       deleted += 1;
+    }
+    for (const [sessionId, history] of this.#activity) {
+      const kept = history.filter((entry) => entry.expiresAt.getTime() >= nowMs);
+      if (kept.length === 0) this.#activity.delete(sessionId);
+      else if (kept.length < history.length) this.#activity.set(sessionId, kept);
     }
     return deleted;
   }

@@ -1,5 +1,6 @@
 import { IntegrationError } from '../errors/sessauth-error.js';
 import type { Location } from '../geo/location.js';
+import type { ActivityEntry, ActivityQuery, AppendActivityInput } from './activity-port.js';
 
 /** One stored session: one logged-in device. Timestamps are `Date`s in UTC. */
 export interface SessionRecord {
@@ -199,6 +200,28 @@ export interface SessionStore {
   recordStepUp?(input: StepUpInput): Promise<boolean>;
 
   /**
+   * Append entries to sessions' activity histories (JWT_SESSION_ACTIVITY; docs/activity.md):
+   * one atomic write per call. The entries are stored as given (their ids are minted by the
+   * core and unique); in the same step each session named in them keeps only its newest
+   * `maxEntriesPerSession` entries (by id), so a reader never sees a history longer than
+   * the bound. Append-only otherwise: an entry is never changed, only pruned by the bound,
+   * or deleted by `purgeExpired` once its `expiresAt` has passed. It does not check that
+   * the session exists (a revocation's entry may outlive the session row) and never
+   * changes a session. An optional capability, needed only when the host turns
+   * JWT_SESSION_ACTIVITY on (`createSessauth` refuses a store without it then).
+   */
+  appendActivity?(input: AppendActivityInput): Promise<void>;
+
+  /**
+   * The activity of the given sessions of `query.userId`, oldest first (by id) within each
+   * session, entries with `expiresAt <= now` left out: one read (one statement, one
+   * pipeline). The map holds a key for each requested session that has at least one such
+   * entry of that user; another user's entries are never returned. Optional, with
+   * `appendActivity`.
+   */
+  listActivity?(query: ActivityQuery): Promise<Map<string, ActivityEntry[]>>;
+
+  /**
    * Record activity. Called at most once a minute per session, off the request's
    * critical path; it never revives a revoked session.
    */
@@ -207,6 +230,9 @@ export interface SessionStore {
   /**
    * Delete sessions that are revoked (`expiredAt < now`) or past their natural
    * expiry (`expiresAt < now`), in bounded batches. Returns how many were deleted.
+   * A store with `appendActivity` also deletes, in the same run, the activity entries whose
+   * `expiresAt` is before `now` (not counted in the result); a deleted session's
+   * entries stay until then.
    */
   purgeExpired(now: Date): Promise<number>;
 
