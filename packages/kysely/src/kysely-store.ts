@@ -1,5 +1,8 @@
 import type { SessionRecord, SessionStore } from '@sessauth/core';
 import type {
+  ActivityEntry,
+  ActivityQuery,
+  AppendActivityInput,
   AdminSessionPage,
   AdminSessionQuery,
   CreateSessionInput,
@@ -9,6 +12,7 @@ import type {
   StepUpInput,
 } from '@sessauth/core/store';
 import type { Kysely } from 'kysely';
+import { appendActivity, listActivity, purgeActivity } from './activity.js';
 import { listSessionsForAdmin } from './admin-listing.js';
 import { createSession } from './create-session.js';
 import { findSessions, prepareBatchRead } from './find-sessions.js';
@@ -37,11 +41,19 @@ export class KyselySessionStore<DB = unknown> implements SessionStore {
    */
   readonly findSessions?: (ids: readonly string[]) => Promise<Map<string, SessionRecord>>;
 
+  /** The activity history, with the `activity` option only (migration 0006-session-activity). */
+  readonly appendActivity?: (input: AppendActivityInput) => Promise<void>;
+  readonly listActivity?: (query: ActivityQuery) => Promise<Map<string, ActivityEntry[]>>;
+
   constructor(db: Kysely<DB>, options: KyselyStoreOptions = {}) {
     const ctx = createStoreContext(db, options);
     this.#ctx = ctx;
     const statement = prepareBatchRead(ctx.db, ctx.names.session, ctx.dialect);
     if (statement !== undefined) this.findSessions = (ids) => guard('findSessions', ctx.policy, () => findSessions(ctx, statement, ids));
+    if (ctx.activity) {
+      this.appendActivity = (input) => guard('appendActivity', ctx.policy, () => appendActivity(ctx, input));
+      this.listActivity = (query) => guard('listActivity', ctx.policy, () => listActivity(ctx, query));
+    }
   }
 
   createSession(input: CreateSessionInput): Promise<SessionRecord> {
@@ -117,7 +129,12 @@ export class KyselySessionStore<DB = unknown> implements SessionStore {
   }
 
   purgeExpired(now: Date): Promise<number> {
-    return guard('purgeExpired', this.#ctx.policy, () => purgeExpired(this.#ctx, now));
+    return guard('purgeExpired', this.#ctx.policy, async () => {
+      const deleted = await purgeExpired(this.#ctx, now);
+      // Activity entries are not sessions: deleted, not counted.
+      if (this.#ctx.activity) await purgeActivity(this.#ctx, now);
+      return deleted;
+    });
   }
 
   listSessionsForAdmin(query: AdminSessionQuery): Promise<AdminSessionPage> {
@@ -132,7 +149,8 @@ export class KyselySessionStore<DB = unknown> implements SessionStore {
    */
   checkSchema(): Promise<void> {
     const { db, dialect, names, policy } = this.#ctx;
-    return guard('checkSchema', policy, () => verifySchema(db as Kysely<unknown>, dialect, names, ['session', 'userLock']));
+    const roles = this.#ctx.activity ? (['session', 'userLock', 'activity'] as const) : (['session', 'userLock'] as const);
+    return guard('checkSchema', policy, () => verifySchema(db as Kysely<unknown>, dialect, names, roles));
   }
 
   /** @deprecated Renamed `checkSchema` (in sessauth, `verify` means tokens). */

@@ -31,6 +31,26 @@ export interface SessauthSessionTable {
   acr: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/**
+ * The activity history (migration 0006-session-activity; default name
+ * `sessauth_session_activity`): append-only entries, bounded per session, each with its own
+ * end of retention. Read and written only with JWT_SESSION_ACTIVITY on.
+ */
+export interface SessauthActivityTable {
+  /** Minted by the core; orders the entries of a session. */
+  id: string;
+  session_id: string;
+  user_id: string;
+  kind: string;
+  at: EpochMillisColumn;
+  expires_at: EpochMillisColumn;
+  ip_address: string | null;
+  browser: string | null;
+  /** The `Location` object as JSON text. */
+  location: string | null;
+  detail: string | null;
+}
+
 /** The fixed-window counters table (default name `sessauth_rate_limit`). */
 export interface SessauthRateLimitTable {
   /** SHA-256 (base64url) of the limiter's key: bounded length, no raw IP or username at rest. */
@@ -57,6 +77,8 @@ export interface TableNames {
   readonly rateLimit: string;
   /** One row per user, locked to serialise a user's logins (MySQL/MariaDB only). */
   readonly userLock: string;
+  /** The activity history (`<session table>_activity`). */
+  readonly activity: string;
   /** Kysely Migrator bookkeeping, kept apart from the host application's own. */
   readonly migration: string;
   readonly migrationLock: string;
@@ -75,6 +97,7 @@ export function tableNames(tableName = DEFAULT_SESSION_TABLE, rateLimitTableName
     session: tableName,
     rateLimit: rateLimitTableName,
     userLock: `${tableName}_user_lock`,
+    activity: `${tableName}_activity`,
     migration: `${tableName}_migration`,
     migrationLock: `${tableName}_migration_lock`,
   };
@@ -83,3 +106,4 @@ export function tableNames(tableName = DEFAULT_SESSION_TABLE, rateLimitTableName
 /** Internal database shapes for a table whose name is only known at run time. */
 export type SessionDb = Record<string, SessauthSessionTable>;
 export type RateLimitDb = Record<string, SessauthRateLimitTable>;
+export type ActivityDb = Record<string, SessauthActivityTable>;

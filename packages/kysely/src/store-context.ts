@@ -30,6 +30,13 @@ export interface KyselyStoreOptions {
    * @default 5000
    */
   operationTimeoutMs?: number;
+  /**
+   * Keep the activity history (the core's JWT_SESSION_ACTIVITY) in `<tableName>_activity`
+   * (migration 0006-session-activity): the store then has `appendActivity` and `listActivity`,
+   * `checkSchema` checks that table too, and `purgeExpired` deletes its entries past their
+   * retention. Off, the table is never touched. @default false
+   */
+  activity?: boolean;
 }
 
 /** What every store operation needs: the database, its dialect, names and prepared statements. */
@@ -43,6 +50,8 @@ export interface StoreContext {
   readonly directReads: DirectReads | undefined;
   /** The deadline of each call, and whether SQLITE_BUSY is retried within it. */
   readonly policy: GuardPolicy;
+  /** The activity history is kept (`activity` option). */
+  readonly activity: boolean;
 }
 
 /** Validates the options and compiles the hot statements once, for this dialect. */
@@ -62,6 +71,7 @@ export function createStoreContext<DB>(db: Kysely<DB>, options: KyselyStoreOptio
     purgeBatchSize,
     directReads: options.directReads,
     policy: { timeoutMs: operationTimeout(options.operationTimeoutMs) },
+    activity: options.activity === true,
   };
 }
 

@@ -56,9 +56,12 @@ for (const target of ALL_TARGETS) {
       try {
         const results = await Promise.all([migrateToLatest(db, fresh), migrateToLatest(db, fresh)]);
         const applied = results.map((r) => r.applied).sort((a, b) => b.length - a.length);
-        expect(applied).toEqual([['0001-create-session', '0002-create-rate-limit', '0003-session-name', '0004-session-authentication'], []]);
+        expect(applied).toEqual([
+          ['0001-create-session', '0002-create-rate-limit', '0003-session-name', '0004-session-authentication', '0006-session-activity'],
+          [],
+        ]);
       } finally {
-        for (const t of ['', '_user_lock', '_migration', '_migration_lock']) {
+        for (const t of ['', '_activity', '_user_lock', '_migration', '_migration_lock']) {
           await sql`drop table if exists ${sql.table(`${fresh.tableName}${t}`)}`.execute(db);
         }
         await sql`drop table if exists ${sql.table(fresh.rateLimitTableName)}`.execute(db);
@@ -87,13 +90,13 @@ for (const target of ALL_TARGETS) {
         const nowMs = Date.now();
         await sql`insert into ${sql.table(fresh.tableName)} (id, user_id, refresh_jti, security_stamp, created_at, last_activity_at, expires_at)
           values ('old-session', 'u1', 'jti', 'stamp', ${nowMs}, ${nowMs}, ${nowMs + 3_600_000})`.execute(db);
-        expect((await migrateToLatest(db, fresh)).applied).toEqual(['0003-session-name', '0004-session-authentication']);
+        expect((await migrateToLatest(db, fresh)).applied).toEqual(['0003-session-name', '0004-session-authentication', '0006-session-activity']);
         const store = new KyselySessionStore(db, { tableName: fresh.tableName });
         expect((await store.findSession('old-session'))?.name).toBeNull();
         expect(await store.renameSession('old-session', 'u1', 'Old laptop', new Date(nowMs + 1000))).toBe(true);
         expect((await store.findSession('old-session'))?.name).toBe('Old laptop');
       } finally {
-        for (const t of ['', '_user_lock', '_migration', '_migration_lock']) {
+        for (const t of ['', '_activity', '_user_lock', '_migration', '_migration_lock']) {
           await sql`drop table if exists ${sql.table(`${fresh.tableName}${t}`)}`.execute(db);
         }
         await sql`drop table if exists ${sql.table(fresh.rateLimitTableName)}`.execute(db);
@@ -123,14 +126,14 @@ for (const target of ALL_TARGETS) {
         const nowMs = Date.now();
         await sql`insert into ${sql.table(fresh.tableName)} (id, user_id, refresh_jti, security_stamp, created_at, last_activity_at, expires_at)
           values ('old-session', 'u1', 'jti', 'stamp', ${nowMs}, ${nowMs}, ${nowMs + 3_600_000})`.execute(db);
-        expect((await migrateToLatest(db, fresh)).applied).toEqual(['0004-session-authentication']);
+        expect((await migrateToLatest(db, fresh)).applied).toEqual(['0004-session-authentication', '0006-session-activity']);
         const store = new KyselySessionStore(db, { tableName: fresh.tableName });
         expect(await store.findSession('old-session')).toMatchObject({ authTime: new Date(nowMs), amr: [], acr: null });
         const later = new Date(nowMs + 1000);
         expect(await store.recordStepUp({ sessionId: 'old-session', userId: 'u1', authTime: later, amr: ['pwd'], acr: null, now: later })).toBe(true);
         expect(await store.findSession('old-session')).toMatchObject({ authTime: later, amr: ['pwd'], acr: null });
       } finally {
-        for (const t of ['', '_user_lock', '_migration', '_migration_lock']) {
+        for (const t of ['', '_activity', '_user_lock', '_migration', '_migration_lock']) {
           await sql`drop table if exists ${sql.table(`${fresh.tableName}${t}`)}`.execute(db);
         }
         await sql`drop table if exists ${sql.table(fresh.rateLimitTableName)}`.execute(db);
@@ -184,8 +187,8 @@ for (const target of ALL_TARGETS) {
       if (database === null) return test.skip('its server is unreachable (named in the skip line above)');
       const { db, tableName } = ready();
       const result = await sql<{ collation: string }>`select table_collation as collation from information_schema.tables
-        where table_schema = database() and table_name in (${tableName}, ${`${tableName}_user_lock`})`.execute(db);
-      expect(result.rows).toHaveLength(2);
+        where table_schema = database() and table_name in (${tableName}, ${`${tableName}_user_lock`}, ${`${tableName}_activity`})`.execute(db);
+      expect(result.rows).toHaveLength(3);
       for (const row of result.rows) expect(row.collation).toMatch(/^utf8mb4_.*bin$/);
     });
   });

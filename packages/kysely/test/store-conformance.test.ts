@@ -9,7 +9,7 @@ for (const target of [...ALL_TARGETS, ...TUNED_TARGETS]) {
   describeStoreConformance(`kysely ${target.label}`, async () => {
     const database = await target.open();
     if (database === null) return null;
-    const options = { tableName: database.tableName, directReads: database.directReads };
+    const options = { tableName: database.tableName, directReads: database.directReads, activity: true };
     return {
       store: new KyselySessionStore(database.db, options),
       // A second instance (its own statement cache) over the same tables: the kit's cross-instance cases.

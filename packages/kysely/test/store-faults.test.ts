@@ -6,6 +6,21 @@ import { KyselyRateLimitStore, KyselySessionStore } from '../src/index.js';
 import { openKyselyFromUrl, type OpenedDatabase } from '../src/open-from-url.js';
 import { sqliteTarget } from './support/test-databases.js';
 
+function activityEntry(session: { id: string; userId: string }, now: Date) {
+  return {
+    id: `a${now.getTime()}`,
+    sessionId: session.id,
+    userId: session.userId,
+    kind: 'created' as const,
+    at: now,
+    expiresAt: now,
+    ipAddress: null,
+    browser: null,
+    location: null,
+    detail: null,
+  };
+}
+
 /** Every public method of the port, called with harmless arguments. */
 function everyCall(store: StoreUnderFault): Array<[string, () => Promise<unknown>]> {
   const now = new Date();
@@ -21,6 +36,16 @@ function everyCall(store: StoreUnderFault): Array<[string, () => Promise<unknown
     ['touchSession', () => store.touchSession(session.id, now)],
     ['purgeExpired', () => store.purgeExpired(now)],
     ['listSessionsForAdmin', () => store.listSessionsForAdmin({ now, limit: 10 })],
+    // The activity history (the `activity` option).
+    ...(store.appendActivity === undefined
+      ? []
+      : [
+          ['appendActivity', () => store.appendActivity?.({ entries: [activityEntry(session, now)], maxEntriesPerSession: 5 })] as [
+            string,
+            () => Promise<unknown>,
+          ],
+          ['listActivity', () => store.listActivity?.({ userId: session.userId, sessionIds: [session.id], now })] as [string, () => Promise<unknown>],
+        ]),
     // The batched read (PostgreSQL, MySQL; SQLite has none).
     ...(store.findSessions === undefined
       ? []
@@ -29,7 +54,8 @@ function everyCall(store: StoreUnderFault): Array<[string, () => Promise<unknown
 }
 
 /** Every method of the port; `findSessions` only where the dialect has it. */
-type StoreUnderFault = Required<Omit<SessionStore, 'findSessions'>> & Pick<SessionStore, 'findSessions'>;
+type StoreUnderFault = Required<Omit<SessionStore, 'findSessions' | 'appendActivity' | 'listActivity'>> &
+  Pick<SessionStore, 'findSessions' | 'appendActivity' | 'listActivity'>;
 
 async function expectEveryCallUnavailable(store: StoreUnderFault): Promise<void> {
   for (const [name, call] of everyCall(store)) {
@@ -61,13 +87,13 @@ describe('a store whose database is unreachable fails closed with StoreUnavailab
 
   it('PostgreSQL on a closed port (127.0.0.1:1): every method rejects', async () => {
     const { db } = await open('postgres://postgres@127.0.0.1:1/test');
-    await expectEveryCallUnavailable(new KyselySessionStore(db));
+    await expectEveryCallUnavailable(new KyselySessionStore(db, { activity: true }));
     await expect(new KyselyRateLimitStore(db).hit('k', 60, new Date())).rejects.toBeInstanceOf(StoreUnavailableError);
   }, 15_000);
 
   it('MySQL on a closed port (127.0.0.1:1): every method rejects', async () => {
     const { db } = await open('mysql://root@127.0.0.1:1/test');
-    await expectEveryCallUnavailable(new KyselySessionStore(db));
+    await expectEveryCallUnavailable(new KyselySessionStore(db, { activity: true }));
   }, 15_000);
 
   it('PostgreSQL that accepts but never answers: the connect timeout ends the wait', async () => {

@@ -1,5 +1,6 @@
 import type { SessionStore } from '@sessauth/core';
 import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
+import { activityCases } from './cases/activity-cases.js';
 import { adminCases } from './cases/admin-cases.js';
 import { capCases } from './cases/cap-cases.js';
 import { createCases, findCases } from './cases/create-find-cases.js';
@@ -51,6 +52,7 @@ export type StoreTestId =
   | 'touch'
   | 'rename'
   | 'step-up'
+  | 'activity'
   | 'purge'
   | 'cap'
   | 'admin'
@@ -67,7 +69,7 @@ export interface StoreConformanceOptions {
 }
 
 /** What a group needs beyond the required methods of the port; without it the group is skipped. */
-type Needs = 'admin-listing' | 'batched-read' | 'second-instance' | 'verify' | 'step-up';
+type Needs = 'admin-listing' | 'batched-read' | 'second-instance' | 'verify' | 'step-up' | 'activity';
 
 const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseContext) => void, Needs?]> = [
   ['create', 'createSession', createCases],
@@ -83,6 +85,7 @@ const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseCo
   ['touch', 'touchSession', touchCases],
   ['rename', 'renameSession', renameCases],
   ['step-up', 'recordStepUp (RFC 9470 freshness)', stepUpCases, 'step-up'],
+  ['activity', 'appendActivity / listActivity (the activity history)', activityCases, 'activity'],
   ['purge', 'purgeExpired', purgeCases],
   ['cap', 'maxActiveSessions on createSession', capCases],
   ['admin', 'listSessionsForAdmin', adminCases, 'admin-listing'],
@@ -97,6 +100,9 @@ function missing(needs: Needs | undefined, underTest: StoreUnderTest, second: St
     return 'the store has no listSessionsForAdmin (an optional capability)';
   }
   if (needs === 'step-up' && underTest.store.recordStepUp === undefined) return 'the store has no recordStepUp (an optional capability)';
+  if (needs === 'activity' && (underTest.store.appendActivity === undefined || underTest.store.listActivity === undefined)) {
+    return 'the store has no appendActivity/listActivity (an optional capability)';
+  }
   if (needs === 'batched-read' && underTest.store.findSessions === undefined) {
     return 'the store has no findSessions (an optional capability; SQLite reads synchronously)';
   }

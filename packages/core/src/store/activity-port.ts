@@ -40,7 +40,10 @@ export interface ActivityEntry {
 
 /** What `SessionStore.appendActivity` writes. */
 export interface AppendActivityInput {
-  /** The new entries, in order; they may belong to several sessions (a bulk logout). */
+  /**
+   * The new entries, in order; they may belong to several sessions (a bulk logout), always
+   * of one user (the core never mixes users in a call: a store may serialise on the user).
+   */
   readonly entries: readonly ActivityEntry[];
   /**
    * The per-session bound (JWT_SESSION_ACTIVITY_MAX_ENTRIES): after the append, each

@@ -2,7 +2,7 @@ import type { SqlDialect } from '../dialect/sql-dialect.js';
 import type { TableNames } from '../schema.js';
 
 /** A table of the schema by its role; the real name comes from the store's options. */
-export type TableRole = 'session' | 'rateLimit' | 'userLock';
+export type TableRole = 'session' | 'rateLimit' | 'userLock' | 'activity';
 
 /** The columns one migration creates (with their table) or adds to a table. */
 export interface TableColumns {
@@ -46,6 +46,9 @@ export const MIGRATION_COLUMNS: Readonly<Record<string, readonly TableColumns[]>
   '0002-create-rate-limit': [{ table: 'rateLimit', columns: ['counter_key', 'count', 'reset_at'] }],
   '0003-session-name': [{ table: 'session', columns: ['name'] }],
   '0004-session-authentication': [{ table: 'session', columns: ['auth_time', 'amr', 'acr'] }],
+  '0006-session-activity': [
+    { table: 'activity', columns: ['id', 'session_id', 'user_id', 'kind', 'at', 'expires_at', 'ip_address', 'browser', 'location', 'detail'] },
+  ],
 };
 
 /** One expected column and the migration that brings it. */
