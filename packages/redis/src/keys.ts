@@ -5,6 +5,7 @@
  *   <prefix>{u:<user>}:s:<sessionId>   hash: one session (active or revoked)
  *   <prefix>{u:<user>}:active          sorted set: the user's unrevoked session ids, score createdAt ms
  *   <prefix>{u:<user>}:all             sorted set: every stored session id of the user (admin listing)
+ *   <prefix>{u:<user>}:a:<sessionId>   list: the session's activity history (JSON entries, oldest first)
  *   <prefix>owner:<sessionId>          string: the owning user id (findSession only has the id)
  *   <prefix>{all}:sessions             sorted set: every stored session id, score createdAt ms (admin)
  *   <prefix>rl:<key>                   string: a rate-limit counter
@@ -33,6 +34,11 @@ export class KeyLayout {
 
   session(userId: string, sessionId: string): string {
     return this.sessionBase(userId) + sessionId;
+  }
+
+  /** The activity history of one session (JWT_SESSION_ACTIVITY), under its user's tag. */
+  activity(userId: string, sessionId: string): string {
+    return `${this.userTag(userId)}:a:${sessionId}`;
   }
 
   activeIndex(userId: string): string {

@@ -1,4 +1,5 @@
 import type { Guarded } from './admin-listing.js';
+import { trimActivity } from './activity.js';
 import { runScript } from './script-runner.js';
 import { SCRIPTS } from './scripts/session-scripts.js';
 import { readOwner, type StoreContext } from './store-context.js';
@@ -43,6 +44,9 @@ async function purgeBatch(ctx: StoreContext, ids: string[], now: Date): Promise<
       runScript(client, SCRIPTS.purgeUser, [keys.activeIndex(userId), keys.allIndex(userId)], [keys.sessionBase(userId), now.getTime(), ...list]),
     ),
   );
+  // The activity lists of the batch's sessions lose their entries past retention (a list
+  // whose newest entry is past it has expired on its own).
+  await Promise.all([...byUser].map(([userId, list]) => trimActivity(ctx, userId, list, now)));
   let deleted = 0;
   const withPointer: string[] = [];
   for (const reply of replies) {

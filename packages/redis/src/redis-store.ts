@@ -1,6 +1,9 @@
 import { consoleLogger } from '@sessauth/core';
 import type { Logger, SessionRecord, SessionStore } from '@sessauth/core';
 import type {
+  ActivityEntry,
+  ActivityQuery,
+  AppendActivityInput,
   AdminSessionPage,
   AdminSessionQuery,
   CreateSessionInput,
@@ -17,6 +20,7 @@ import { guard } from './guard.js';
 import { KeyLayout } from './keys.js';
 import { OwnerCache } from './owner-cache.js';
 import { purgeExpired } from './purge-expired.js';
+import { appendActivity, listActivity } from './activity.js';
 import {
   DEFAULT_OPERATION_TIMEOUT_MS,
   DEFAULT_OWNER_CACHE_SIZE,
@@ -173,6 +177,14 @@ export class RedisSessionStore implements SessionStore {
       const args = [userId, input.now.getTime(), input.authTime.getTime(), JSON.stringify(input.amr), input.acr ?? ''];
       return Number(await runScript(client, SCRIPTS.recordStepUp, [keys.session(userId, sessionId)], args)) === 1;
     });
+  }
+
+  appendActivity(input: AppendActivityInput): Promise<void> {
+    return guard('appendActivity', this.timeoutMs, () => appendActivity(this.ctx, input));
+  }
+
+  listActivity(query: ActivityQuery): Promise<Map<string, ActivityEntry[]>> {
+    return guard('listActivity', this.timeoutMs, () => listActivity(this.ctx, query));
   }
 
   touchSession(id: string, now: Date): Promise<void> {

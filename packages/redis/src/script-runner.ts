@@ -5,10 +5,11 @@ import type { RedisLike } from './redis-like.js';
 export interface LuaScript {
   readonly source: string;
   readonly sha1: string;
-  readonly numberOfKeys: number;
+  /** The keys it takes; `'any'`: as many as the call passes (all in one slot). */
+  readonly numberOfKeys: number | 'any';
 }
 
-export function luaScript(source: string, numberOfKeys: number): LuaScript {
+export function luaScript(source: string, numberOfKeys: number | 'any'): LuaScript {
   return { source, numberOfKeys, sha1: createHash('sha1').update(source).digest('hex') };
 }
 
@@ -18,11 +19,12 @@ export function luaScript(source: string, numberOfKeys: number): LuaScript {
  * the script did not run, so the retry cannot apply a change twice.
  */
 export async function runScript(client: RedisLike, script: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-  if (keys.length !== script.numberOfKeys) throw new Error('sessauth: wrong number of script keys');
+  const numberOfKeys = script.numberOfKeys === 'any' ? keys.length : script.numberOfKeys;
+  if (keys.length !== numberOfKeys) throw new Error('sessauth: wrong number of script keys');
   try {
-    return await client.evalsha(script.sha1, script.numberOfKeys, ...keys, ...args);
+    return await client.evalsha(script.sha1, numberOfKeys, ...keys, ...args);
   } catch (error) {
     if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-    return client.eval(script.source, script.numberOfKeys, ...keys, ...args);
+    return client.eval(script.source, numberOfKeys, ...keys, ...args);
   }
 }

@@ -46,6 +46,38 @@ describe('RedisSessionStore on a real Redis: layout, TTLs, repair, scripts', () 
     }
   });
 
+  it('the activity history is one bounded list per session under its user tag, expiring with its newest entry; an unreadable entry is skipped', async (test) => {
+    if (client === null) return test.skip('its server is unreachable (named in the skip line above)');
+    const store = newStore();
+    const userId = 'a{b}c%';
+    const sessionId = 'activity-session';
+    const now = Date.now();
+    const entry = (n: number, expiresInMs: number) => ({
+      id: `${String(now + n).padStart(13, '0')}-${n}`,
+      sessionId,
+      userId,
+      kind: 'refreshed' as const,
+      at: new Date(now + n),
+      expiresAt: new Date(now + expiresInMs),
+      ipAddress: null,
+      browser: null,
+      location: null,
+      detail: null,
+    });
+    await store.appendActivity({ entries: [entry(1, DAY_MS), entry(2, 2 * DAY_MS), entry(3, DAY_MS)], maxEntriesPerSession: 2 });
+    const listKey = `${keyPrefix}{u:a%7Bb%7Dc%25}:a:${sessionId}`;
+    expect(keys.activity(userId, sessionId)).toBe(listKey);
+    expect(await redis().llen(listKey)).toBe(2);
+    // The latest expiry among the entries, never shortened by a later append of shorter ones.
+    const ttl = await redis().pttl(listKey);
+    expect(ttl).toBeGreaterThan(2 * DAY_MS - 60_000);
+    await store.appendActivity({ entries: [entry(4, 60_000)], maxEntriesPerSession: 2 });
+    expect(await redis().pttl(listKey)).toBeGreaterThan(2 * DAY_MS - 60_000);
+    await redis().rpush(listKey, 'not json');
+    const read = await store.listActivity({ userId, sessionIds: [sessionId], now: new Date(now) });
+    expect(read.get(sessionId)?.map((one) => one.id)).toEqual([entry(3, 0).id, entry(4, 0).id]);
+  });
+
   it('a hash written before step-up (no authTime, amr, acr) reads authTime = createdAt and amr [], and can step up', async (test) => {
     if (client === null) return test.skip('its server is unreachable (named in the skip line above)');
     const session = newSessionFixture({ acr: 'urn:example:old' });

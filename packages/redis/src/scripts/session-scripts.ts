@@ -1,4 +1,5 @@
 import { luaScript } from '../script-runner.js';
+import { APPEND_ACTIVITY_LUA, LIST_ACTIVITY_LUA, TRIM_ACTIVITY_LUA } from './activity.lua.js';
 import { CLAIM_OWNER_LUA } from './claim-owner.lua.js';
 import { CREATE_SESSION_LUA } from './create-session.lua.js';
 import { EXPIRE_ALL_LUA, EXPIRE_SESSION_LUA, TOUCH_SESSION_LUA } from './expire-session.lua.js';
@@ -22,4 +23,7 @@ export const SCRIPTS = {
   listActive: luaScript(LIST_ACTIVE_LUA, 1),
   purgeUser: luaScript(PURGE_USER_LUA, 2),
   rateLimitHit: luaScript(RATE_LIMIT_HIT_LUA, 1),
+  appendActivity: luaScript(APPEND_ACTIVITY_LUA, 'any'),
+  listActivity: luaScript(LIST_ACTIVITY_LUA, 'any'),
+  trimActivity: luaScript(TRIM_ACTIVITY_LUA, 'any'),
 } as const;

@@ -76,7 +76,7 @@ export function activityCases({ store }: StoreCaseContext): void {
 
   it('keeps only the newest maxEntriesPerSession of a session, within one call and across calls', async () => {
     const session = sessionKey();
-    const other = sessionKey();
+    const other = { id: randomHex(), userId: session.userId };
     const now = testNow();
     const entries = Array.from({ length: 6 }, (_, index) => entry(session, at(now, index * MINUTE)));
     await append(store(), entries.slice(0, 5), 3);
