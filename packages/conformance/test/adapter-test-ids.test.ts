@@ -15,6 +15,7 @@ const TOPICS = [
   'refresh-token/',
   'access-token/',
   'sessions/',
+  'activity/',
   'logout/',
   'step-up/',
   'transport/',

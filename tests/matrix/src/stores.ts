@@ -25,10 +25,17 @@ function sqlStore(url: string, onClose: () => void = () => {}): StoreFactory {
       const tableName = `sessauth_matrix_${randomBytes(4).toString('hex')}`;
       const rateLimitTableName = `${tableName}_rl`;
       await migrateToLatest(opened.db, { tableName, rateLimitTableName });
-      const store = createKyselyStore(opened.db, { tableName, directReads: opened.directReads });
+      const store = createKyselyStore(opened.db, { tableName, directReads: opened.directReads, activity: true });
       const close = async () => {
         try {
-          for (const table of [tableName, `${tableName}_user_lock`, `${tableName}_migration`, `${tableName}_migration_lock`, rateLimitTableName]) {
+          for (const table of [
+            tableName,
+            `${tableName}_activity`,
+            `${tableName}_user_lock`,
+            `${tableName}_migration`,
+            `${tableName}_migration_lock`,
+            rateLimitTableName,
+          ]) {
             await sql`drop table if exists ${sql.table(table)}`.execute(opened.db);
           }
         } finally {

@@ -63,6 +63,11 @@ export const ADAPTER_TEST_IDS = [
   'sessions/rename-invisible',
   'sessions/rename-cookie-transport',
   'sessions/method-not-allowed',
+  // activity-suite.ts
+  'activity/own-session',
+  'activity/not-found',
+  'activity/off',
+  'activity/new-device-signal',
   // logout-suite.ts
   'logout/current',
   'logout/revoked-stays-revoked',

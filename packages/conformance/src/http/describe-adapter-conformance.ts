@@ -28,6 +28,7 @@ import { refreshTokenSuite } from './refresh-token-suite.js';
 import { rememberSuite } from './remember-suite.js';
 import { seedFlowSuite } from './seed-flow-suite.js';
 import { sessionNamesSuite } from './session-names-suite.js';
+import { activitySuite } from './activity-suite.js';
 import { sessionsSuite } from './sessions-suite.js';
 import type { SuiteKit } from './suite-kit.js';
 import { throttleSuite } from './throttle-suite.js';
@@ -83,6 +84,9 @@ export function describeAdapterConformance(name: string, input: AdapterConforman
           `${id}: ${title}`,
           async (context) => {
             if (cell === null) return context.skip('the store of this cell is unavailable');
+            if (testOptions.needs === 'activity' && (cell.store.appendActivity === undefined || cell.store.listActivity === undefined)) {
+              return context.skip('the store of this cell has no activity history (appendActivity/listActivity)');
+            }
             await body();
           },
           testOptions.timeoutMs,
@@ -105,6 +109,7 @@ export function describeAdapterConformance(name: string, input: AdapterConforman
     accessTokenSuite(kit);
     sessionsSuite(kit);
     sessionNamesSuite(kit);
+    activitySuite(kit);
     logoutSuite(kit);
     stepUpSuite(kit);
     transportSuite(kit);

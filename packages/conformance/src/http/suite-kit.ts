@@ -6,6 +6,8 @@ import type { TestApp, TestAppExtras } from './conformance-app.js';
 export interface SuiteTestOptions {
   /** For a test that waits on purpose (a slow store, a flood); otherwise the project's timeout. */
   readonly timeoutMs?: number;
+  /** An optional store capability the test needs; skipped on a cell whose store lacks it. */
+  readonly needs?: 'activity';
 }
 
 /** What each topic suite gets from `describeAdapterConformance`. */

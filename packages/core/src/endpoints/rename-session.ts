@@ -8,7 +8,7 @@ import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request
 import { isSessionIdShape } from '../sessions/revoke-session.js';
 import { isActive, isIdle } from '../sessions/session-state.js';
 import { sessionNameOf } from '../sessions/session-name.js';
-import { toPublicSession } from './public-session.js';
+import { toPublicSessions } from './public-session.js';
 import { recordRenamed } from '../sessions/session-activity.js';
 
 /**
@@ -40,5 +40,7 @@ async function renameSession<U>(engine: Engine<U>, request: SessauthRequest, cal
     throw new SessauthError('session_not_found', { status: 404 });
   }
   await recordRenamed(engine, target, name);
-  return jsonResponse(200, toPublicSession({ ...target, name }, session.id));
+  // The row as the list shows it (with the last client when the activity history is on).
+  const [row] = await toPublicSessions(engine, [{ ...target, name }], session.id);
+  return jsonResponse(200, row);
 }
