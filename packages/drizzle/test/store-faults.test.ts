@@ -38,12 +38,12 @@ describe('a store whose database cannot answer fails closed with StoreUnavailabl
   };
 
   it('PostgreSQL on a closed port (127.0.0.1:1): every method rejects, the rate limiter too', async () => {
-    await expectEveryCallUnavailable(new DrizzleSessionStore(postgres(1)));
+    await expectEveryCallUnavailable(new DrizzleSessionStore(postgres(1), { activity: true }));
     await expect(new DrizzleRateLimitStore(postgres(1)).hit('k', 60, new Date())).rejects.toBeInstanceOf(StoreUnavailableError);
   }, 15_000);
 
   it('MySQL on a closed port (127.0.0.1:1): every method rejects, the rate limiter too', async () => {
-    await expectEveryCallUnavailable(new DrizzleSessionStore(mysql(1)));
+    await expectEveryCallUnavailable(new DrizzleSessionStore(mysql(1), { activity: true }));
     await expect(new DrizzleRateLimitStore(mysql(1)).hit('k', 60, new Date())).rejects.toBeInstanceOf(StoreUnavailableError);
   }, 15_000);
 

@@ -90,7 +90,7 @@ export function drizzleStore(engine: Engine, url: string): StoreFactory {
       await close();
       throw error;
     }
-    return { store: new DrizzleSessionStore(cell.db, { tables: cell.tables }), close };
+    return { store: new DrizzleSessionStore(cell.db, { tables: cell.tables, activity: true }), close };
   };
 }
 

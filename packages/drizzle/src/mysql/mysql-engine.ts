@@ -39,6 +39,7 @@ export function mysqlEngine(db: AnyMysqlDatabase, tables: SessauthMysqlTables): 
     swap: (values) => swap(db, values),
     ...asyncTransactions<AnyMysqlDatabase>({
       session: t,
+      activity: tables.activity,
       transaction: (work) => db.transaction(work, READ_COMMITTED),
       builders: (tx) => tx as unknown as QueryDb,
       // No transaction-scoped advisory lock in MySQL (GET_LOCK is per connection and would leak

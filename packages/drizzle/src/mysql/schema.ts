@@ -85,7 +85,25 @@ export function sessauthMysqlTables(options: SessauthMysqlTableOptions = {}) {
     },
     (t) => [index(names.index.resetAt).on(t.resetAt)],
   );
-  return { session, userLock, rateLimit };
+  /** The activity history (JWT_SESSION_ACTIVITY; the store's `activity` option): append-only entries, bounded per session. */
+  const activity = mysqlTable(
+    names.activity,
+    {
+      id: varchar('id', 64).primaryKey(),
+      sessionId: varchar('session_id', 128).notNull(),
+      userId: varchar('user_id', 255).notNull(),
+      kind: varchar('kind', 32).notNull(),
+      at: millis('at').notNull(),
+      expiresAt: millis('expires_at').notNull(),
+      ipAddress: varchar('ip_address', 45),
+      browser: varchar('browser', 255),
+      /** The `Location` object as JSON text. */
+      location: text('location'),
+      detail: varchar('detail', 512),
+    },
+    (t) => [index(names.index.activitySession).on(t.sessionId, t.id), index(names.index.activityExpires).on(t.expiresAt)],
+  );
+  return { session, userLock, rateLimit, activity };
 }
 
 /** The tables of one `sessauthMysqlTables` call: pass them to the stores when you changed a name or the collation. */

@@ -28,6 +28,7 @@ export function postgresEngine(db: AnyPgDatabase, tables: SessauthPgTables): Ses
     swap: (values) => swap(db, values),
     ...asyncTransactions<AnyPgDatabase>({
       session: t,
+      activity: tables.activity,
       // READ COMMITTED (the default): each statement sees the latest committed rows.
       transaction: (work) => db.transaction(work),
       builders: (tx) => tx as unknown as QueryDb,

@@ -14,6 +14,9 @@ export { DEFAULT_RATE_LIMIT_TABLE, DEFAULT_SESSION_TABLE, type SessauthTableOpti
  */
 const byteOrderId = customType<{ data: string; driverData: string }>({ dataType: () => 'varchar(128) collate "C"' });
 
+/** An activity entry id in byte order, like the session id: entries sort by it. */
+const activityId = customType<{ data: string; driverData: string }>({ dataType: () => 'varchar(64) collate "C"' });
+
 /** A UTC instant as BIGINT epoch milliseconds, read back as a JS number (exact below 2^53). */
 const millis = (name: string) => bigint(name, { mode: 'number' });
 
@@ -62,7 +65,25 @@ export function sessauthPgTables(options: SessauthTableOptions = {}) {
     },
     (t) => [index(names.index.resetAt).on(t.resetAt)],
   );
-  return { session, rateLimit };
+  /** The activity history (JWT_SESSION_ACTIVITY; the store's `activity` option): append-only entries, bounded per session. */
+  const activity = pgTable(
+    names.activity,
+    {
+      id: activityId('id').primaryKey(),
+      sessionId: varchar('session_id', { length: 128 }).notNull(),
+      userId: varchar('user_id', { length: 255 }).notNull(),
+      kind: varchar('kind', { length: 32 }).notNull(),
+      at: millis('at').notNull(),
+      expiresAt: millis('expires_at').notNull(),
+      ipAddress: varchar('ip_address', { length: 45 }),
+      browser: varchar('browser', { length: 255 }),
+      /** The `Location` object as JSON text. */
+      location: text('location'),
+      detail: varchar('detail', { length: 512 }),
+    },
+    (t) => [index(names.index.activitySession).on(t.sessionId, t.id), index(names.index.activityExpires).on(t.expiresAt)],
+  );
+  return { session, rateLimit, activity };
 }
 
 /** The tables of one `sessauthPgTables` call: pass them to the stores when you renamed them. */

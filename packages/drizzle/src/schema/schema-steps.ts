@@ -8,6 +8,7 @@ export const TABLE_STEPS = {
   session: '0001-create-session',
   userLock: '0001-create-session',
   rateLimit: '0002-create-rate-limit',
+  activity: '0006-session-activity',
 } as const;
 
 export type TableRole = keyof typeof TABLE_STEPS;

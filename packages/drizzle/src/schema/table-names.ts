@@ -15,12 +15,16 @@ export interface TableNames {
   readonly rateLimit: string;
   /** One row per user, locked to serialise a user's logins (MySQL/MariaDB only). */
   readonly userLock: string;
+  /** The activity history (`<session>_activity`, step 0006-session-activity). */
+  readonly activity: string;
   readonly index: {
     readonly userActive: string;
     readonly expiredAt: string;
     readonly expiresAt: string;
     readonly createdId: string;
     readonly resetAt: string;
+    readonly activitySession: string;
+    readonly activityExpires: string;
   };
 }
 
@@ -39,12 +43,15 @@ export function tableNames(options: SessauthTableOptions = {}): TableNames {
     session,
     rateLimit,
     userLock: `${session}_user_lock`,
+    activity: `${session}_activity`,
     index: {
       userActive: `${session}_user_active_idx`,
       expiredAt: `${session}_expired_at_idx`,
       expiresAt: `${session}_expires_at_idx`,
       createdId: `${session}_created_id_idx`,
       resetAt: `${rateLimit}_reset_at_idx`,
+      activitySession: `${session}_activity_sid_idx`,
+      activityExpires: `${session}_activity_exp_idx`,
     },
   };
 }

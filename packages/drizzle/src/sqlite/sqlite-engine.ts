@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
 import { activeOf, notRevoked, rotateMatch, swapSet, type RotateValues } from '../store/conditions.js';
 import type { QueryDb, SessionEngine } from '../store/engine.js';
@@ -68,6 +68,22 @@ export function sqliteEngine(db: SyncSqliteDatabase, tables: SessauthSqliteTable
         const swapped = swap(tx, values);
         if (swapped === 'no_swap' || swapped === null) throw new Error('rotate: locked row did not swap');
         return { status: 'consumed', session: swapped };
+      }, IMMEDIATE),
+
+    // One synchronous transaction under SQLite's write lock: nothing interleaves with it.
+    appendActivity: async (_userId, rows, max) =>
+      db.transaction((tx) => {
+        const a = tables.activity;
+        tx.insert(a)
+          .values([...rows])
+          .run();
+        for (const sessionId of new Set(rows.map((row) => row.sessionId))) {
+          const beyond = tx.select({ id: a.id }).from(a).where(eq(a.sessionId, sessionId)).orderBy(desc(a.id)).limit(1).offset(max).get();
+          if (beyond !== undefined)
+            tx.delete(a)
+              .where(and(eq(a.sessionId, sessionId), lte(a.id, beyond.id)))
+              .run();
+        }
       }, IMMEDIATE),
 
     hitCounter: (key, nowMs, windowMs) => upsertCounterReturning(db as unknown as UpsertReturningDb, tables.rateLimit, key, nowMs, windowMs),

@@ -5,11 +5,13 @@ import type { QueryDb, SessionEngine } from './engine.js';
 import { type ActiveKey, oldestBeyondCap } from './login-cap.js';
 import { finalOutcome, lockedDecision, type SwapResult } from './rotate-outcome.js';
 import type { SessionRow } from './session-row.js';
-import type { SessionTable } from './tables.js';
+import type { ActivityTable, SessionTable } from './tables.js';
+import { insertAndTrim } from './activity.js';
 
 /** The steps PostgreSQL and MySQL take their own way, inside a transaction of theirs. */
 export interface AsyncEngineSteps<Tx> {
   readonly session: SessionTable;
+  readonly activity: ActivityTable;
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** The transaction as the shared builder surface. */
   builders(tx: Tx): QueryDb;
@@ -21,7 +23,7 @@ export interface AsyncEngineSteps<Tx> {
 }
 
 /** The two transactions of a server engine (a pool of connections, row locks), built from its steps. */
-export function asyncTransactions<Tx>(steps: AsyncEngineSteps<Tx>): Pick<SessionEngine, 'insertWithinCap' | 'settleLocked'> {
+export function asyncTransactions<Tx>(steps: AsyncEngineSteps<Tx>): Pick<SessionEngine, 'insertWithinCap' | 'settleLocked' | 'appendActivity'> {
   const t = steps.session;
   return {
     insertWithinCap: (row, cap) =>
@@ -42,6 +44,14 @@ export function asyncTransactions<Tx>(steps: AsyncEngineSteps<Tx>): Pick<Session
         const stored = evicted.length === others.length ? row : { ...row, expiredAt: row.createdAt };
         await db.insert(t).values({ ...stored });
         return stored;
+      }),
+
+    appendActivity: (userId, rows, max) =>
+      steps.transaction(async (tx) => {
+        // The user's lock serialises appends to one session: two READ COMMITTED
+        // transactions would each trim without seeing the other's rows.
+        await steps.lockUser(tx, userId);
+        await insertAndTrim(steps.builders(tx), steps.activity, rows, max);
       }),
 
     settleLocked: (values) =>

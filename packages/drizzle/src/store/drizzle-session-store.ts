@@ -1,4 +1,7 @@
 import type {
+  ActivityEntry,
+  ActivityQuery,
+  AppendActivityInput,
   AdminSessionPage,
   AdminSessionQuery,
   CreateSessionInput,
@@ -10,6 +13,9 @@ import type {
   StepUpInput,
 } from '@sessauth/core/store';
 import { and, desc, eq, isNull, lt, ne } from 'drizzle-orm';
+import type { Table } from 'drizzle-orm';
+import type { TableRole } from '../schema/schema-steps.js';
+import { appendActivity, listActivity, purgeActivity } from './activity.js';
 import { listSessionsForAdmin } from './admin-listing.js';
 import { StoreCollationError } from './collation-error.js';
 import { activeOf } from './conditions.js';
@@ -31,8 +37,17 @@ import { verifySchema } from './verify-schema.js';
 export class DrizzleSessionStore implements SessionStore {
   readonly #ctx: StoreContext;
 
+  /** The activity history, with the `activity` option only (step 0006-session-activity). */
+  readonly appendActivity?: (input: AppendActivityInput) => Promise<void>;
+  readonly listActivity?: (query: ActivityQuery) => Promise<Map<string, ActivityEntry[]>>;
+
   constructor(db: DrizzleDatabase, options: DrizzleStoreOptions = {}) {
-    this.#ctx = createStoreContext(db, options);
+    const ctx = createStoreContext(db, options);
+    this.#ctx = ctx;
+    if (ctx.activity) {
+      this.appendActivity = (input) => guard('appendActivity', ctx.timeoutMs, () => appendActivity(ctx, input));
+      this.listActivity = (query) => guard('listActivity', ctx.timeoutMs, () => listActivity(ctx, query));
+    }
   }
 
   #guard<T>(operation: string, run: () => Promise<T>): Promise<T> {
@@ -108,7 +123,12 @@ export class DrizzleSessionStore implements SessionStore {
   }
 
   purgeExpired(now: Date): Promise<number> {
-    return this.#guard('purgeExpired', () => purgeExpired(this.#ctx, now));
+    return this.#guard('purgeExpired', async () => {
+      const deleted = await purgeExpired(this.#ctx, now);
+      // Activity entries are not sessions: deleted, not counted.
+      if (this.#ctx.activity) await purgeActivity(this.#ctx, now);
+      return deleted;
+    });
   }
 
   listSessionsForAdmin(query: AdminSessionQuery): Promise<AdminSessionPage> {
@@ -125,15 +145,10 @@ export class DrizzleSessionStore implements SessionStore {
     const { engine } = this.#ctx;
     return this.#guard('checkSchema', async () => {
       const [session, userLock] = engine.sessionSchema;
-      await verifySchema(
-        engine.db,
-        userLock === undefined
-          ? [['session', session!]]
-          : [
-              ['session', session!],
-              ['userLock', userLock],
-            ],
-      );
+      const tables: Array<readonly [TableRole, Table]> = [['session', session!]];
+      if (userLock !== undefined) tables.push(['userLock', userLock]);
+      if (this.#ctx.activity) tables.push(['activity', engine.tables.activity]);
+      await verifySchema(engine.db, tables);
       const wrong = await engine.nonBinaryCollation?.('session');
       if (wrong) throw new StoreCollationError(wrong.table, wrong.column);
     });

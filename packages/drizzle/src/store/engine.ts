@@ -3,7 +3,8 @@ import type { RotateOutcome } from '@sessauth/core/store';
 import type { RotateValues } from './conditions.js';
 import type { SwapResult } from './rotate-outcome.js';
 import type { SessionRow } from './session-row.js';
-import type { RateLimitTable, SessionTable } from './tables.js';
+import type { ActivityRow } from './activity-row.js';
+import type { ActivityTable, RateLimitTable, SessionTable } from './tables.js';
 
 export type EngineName = 'postgres' | 'mysql' | 'sqlite';
 
@@ -12,6 +13,7 @@ export interface SelectQuery<Row> extends PromiseLike<Row[]> {
   where(condition: SQL | undefined): SelectQuery<Row>;
   orderBy(...order: Array<SQL | Column>): SelectQuery<Row>;
   limit(count: number): SelectQuery<Row>;
+  offset(count: number): SelectQuery<Row>;
 }
 
 /** An UPDATE or DELETE with its WHERE; awaited, the driver's own result (see `SessionEngine.changed`). */
@@ -43,6 +45,7 @@ export interface CounterState {
 export interface EngineTables {
   readonly session: SessionTable;
   readonly rateLimit: RateLimitTable;
+  readonly activity: ActivityTable;
 }
 
 /**
@@ -67,6 +70,11 @@ export interface SessionEngine {
    * or SQLite's write lock) and revoke it (idle, stale stamp, stale jti) or swap there.
    */
   settleLocked(values: RotateValues): Promise<RotateOutcome>;
+  /**
+   * The activity history's append, in one transaction under the user's lock (the one logins
+   * take): insert the rows, then keep each named session's newest `max` (by id).
+   */
+  appendActivity(userId: string, rows: readonly ActivityRow[], max: number): Promise<void>;
   /** One atomic hit of a fixed-window counter. */
   hitCounter(key: string, nowMs: number, windowMs: number): Promise<CounterState>;
   /** The tables `verify()` checks for the session store (MySQL: with the user-lock table). */

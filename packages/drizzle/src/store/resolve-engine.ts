@@ -5,15 +5,28 @@ import { BaseSQLiteDatabase, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { type AnyMysqlDatabase, mysqlEngine } from '../mysql/mysql-engine.js';
 import {
   type SessauthMysqlTables,
+  sessauthMysqlTables,
   sessauthRateLimit as mysqlRateLimit,
   sessauthSession as mysqlSession,
   sessauthSessionUserLock,
 } from '../mysql/schema.js';
 import { type AnyPgDatabase, postgresEngine } from '../pg/pg-engine.js';
-import { type SessauthPgTables, sessauthRateLimit as pgRateLimit, sessauthSession as pgSession } from '../pg/schema.js';
-import { type SessauthSqliteTables, sessauthRateLimit as sqliteRateLimit, sessauthSession as sqliteSession } from '../sqlite/schema.js';
+import { type SessauthPgTables, sessauthPgTables, sessauthRateLimit as pgRateLimit, sessauthSession as pgSession } from '../pg/schema.js';
+import {
+  type SessauthSqliteTables,
+  sessauthRateLimit as sqliteRateLimit,
+  sessauthSession as sqliteSession,
+  sessauthSqliteTables,
+} from '../sqlite/schema.js';
 import { type SyncSqliteDatabase, sqliteEngine } from '../sqlite/sqlite-engine.js';
 import type { SessionEngine } from './engine.js';
+
+// The activity tables under their default names, built here and not exported by the schema
+// modules: a host's `export * from '@sessauth/drizzle/pg'` must not grow a table (and a
+// migration) for a feature it did not turn on.
+const pgDefaultActivity = sessauthPgTables().activity;
+const mysqlDefaultActivity = sessauthMysqlTables().activity;
+const sqliteDefaultActivity = sessauthSqliteTables().activity;
 
 /** A drizzle database the stores accept: PostgreSQL, MySQL/MariaDB, or SQLite over a synchronous driver (better-sqlite3). */
 export type DrizzleDatabase = AnyPgDatabase | AnyMysqlDatabase | SyncSqliteDatabase;
@@ -27,11 +40,14 @@ export type SessauthTables = SessauthPgTables | SessauthMysqlTables | SessauthSq
  */
 export function resolveEngine(db: DrizzleDatabase, tables?: SessauthTables): SessionEngine {
   if (is(db, PgDatabase)) {
-    return postgresEngine(db as AnyPgDatabase, ofDialect(tables ?? { session: pgSession, rateLimit: pgRateLimit }, PgTable, 'sessauthPgTables'));
+    return postgresEngine(
+      db as AnyPgDatabase,
+      ofDialect(tables ?? { session: pgSession, rateLimit: pgRateLimit, activity: pgDefaultActivity }, PgTable, 'sessauthPgTables'),
+    );
   }
   if (is(db, MySqlDatabase)) {
     const chosen = ofDialect(
-      tables ?? { session: mysqlSession, userLock: sessauthSessionUserLock, rateLimit: mysqlRateLimit },
+      tables ?? { session: mysqlSession, userLock: sessauthSessionUserLock, rateLimit: mysqlRateLimit, activity: mysqlDefaultActivity },
       MySqlTable,
       'sessauthMysqlTables',
     );
@@ -48,7 +64,11 @@ export function resolveEngine(db: DrizzleDatabase, tables?: SessauthTables): Ses
     }
     return sqliteEngine(
       db as SyncSqliteDatabase,
-      ofDialect(tables ?? { session: sqliteSession, rateLimit: sqliteRateLimit }, SQLiteTable, 'sessauthSqliteTables'),
+      ofDialect(
+        tables ?? { session: sqliteSession, rateLimit: sqliteRateLimit, activity: sqliteDefaultActivity },
+        SQLiteTable,
+        'sessauthSqliteTables',
+      ),
     );
   }
   throw new TypeError('@sessauth/drizzle: not a drizzle database (PostgreSQL, MySQL or SQLite) this store knows');

@@ -19,6 +19,14 @@ export interface DrizzleStoreOptions {
    * on does not hold its connection. @default 5000
    */
   operationTimeoutMs?: number;
+  /**
+   * Keep the activity history (the core's JWT_SESSION_ACTIVITY) in the `activity` table of the
+   * tables (`sessauth_session_activity`; add it to your schema: `export const { activity:
+   * sessauthSessionActivity } = sessauthPgTables()`): the store then has `appendActivity` and
+   * `listActivity`, `checkSchema` checks that table, and `purgeExpired` deletes entries past
+   * their retention. Off, the table is never touched. @default false
+   */
+  activity?: boolean;
 }
 
 /** What every operation of the session store needs. */
@@ -27,11 +35,18 @@ export interface StoreContext {
   readonly t: SessionTable;
   readonly purgeBatchSize: number;
   readonly timeoutMs: number;
+  readonly activity: boolean;
 }
 
 export function createStoreContext(db: DrizzleDatabase, options: DrizzleStoreOptions): StoreContext {
   const purgeBatchSize = options.purgeBatchSize ?? 1000;
   if (!Number.isInteger(purgeBatchSize) || purgeBatchSize < 1) throw new TypeError('@sessauth/drizzle: purgeBatchSize must be a positive integer');
   const engine = resolveEngine(db, options.tables);
-  return { engine, t: engine.tables.session, purgeBatchSize, timeoutMs: operationTimeout(options.operationTimeoutMs) };
+  return {
+    engine,
+    t: engine.tables.session,
+    purgeBatchSize,
+    timeoutMs: operationTimeout(options.operationTimeoutMs),
+    activity: options.activity === true,
+  };
 }

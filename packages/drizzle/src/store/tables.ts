@@ -23,6 +23,22 @@ export interface SessionColumns {
 
 export type SessionTable = Table & SessionColumns;
 
+/** The activity history's columns (step 0006-session-activity). */
+export interface ActivityColumns {
+  readonly id: Column;
+  readonly sessionId: Column;
+  readonly userId: Column;
+  readonly kind: Column;
+  readonly at: Column;
+  readonly expiresAt: Column;
+  readonly ipAddress: Column;
+  readonly browser: Column;
+  readonly location: Column;
+  readonly detail: Column;
+}
+
+export type ActivityTable = Table & ActivityColumns;
+
 export interface RateLimitColumns {
   readonly counterKey: Column;
   readonly count: Column;
