@@ -41,14 +41,14 @@ describe('a store whose database cannot answer fails closed with StoreUnavailabl
   };
 
   it('PostgreSQL on a closed port (127.0.0.1:1): every method rejects, the rate limiter too', async () => {
-    await expectEveryCallUnavailable(new PrismaSessionStore(postgres(1), { provider: 'postgresql' }));
+    await expectEveryCallUnavailable(new PrismaSessionStore(postgres(1), { provider: 'postgresql', activity: true }));
     await expect(new PrismaRateLimitStore(postgres(1), { provider: 'postgresql' }).hit('k', 60, new Date())).rejects.toBeInstanceOf(
       StoreUnavailableError,
     );
   }, 20_000);
 
   it('MySQL on a closed port (127.0.0.1:1): every method rejects, the rate limiter too', async () => {
-    await expectEveryCallUnavailable(new PrismaSessionStore(mysql(1), { provider: 'mysql' }));
+    await expectEveryCallUnavailable(new PrismaSessionStore(mysql(1), { provider: 'mysql', activity: true }));
     await expect(new PrismaRateLimitStore(mysql(1), { provider: 'mysql' }).hit('k', 60, new Date())).rejects.toBeInstanceOf(StoreUnavailableError);
   }, 20_000);
 

@@ -82,7 +82,7 @@ function checkActivityStore(options: ResolvedOptions, store: SessionStore): void
   if (!options.sessionActivity) return;
   if (typeof store.appendActivity !== 'function' || typeof store.listActivity !== 'function') {
     throw new IntegrationError(
-      'JWT_SESSION_ACTIVITY needs a store with appendActivity and listActivity (the memory, Kysely and Redis stores have them)',
+      'JWT_SESSION_ACTIVITY needs a store with appendActivity and listActivity (the memory and Redis stores have them; the Kysely, Drizzle and Prisma stores with their activity option)',
     );
   }
 }

@@ -9,6 +9,7 @@ export const mysqlSql: ProviderSql = {
   // or deadlock each other on index gaps.
   isolationLevel: 'ReadCommitted',
   quote: (identifier) => `\`${identifier}\``,
+  placeholder: () => '?',
 
   // No transaction-scoped advisory lock in MySQL: the upsert takes an exclusive lock on the
   // user's row, also for a first login, held until COMMIT (the row @sessauth/kysely locks).

@@ -7,6 +7,7 @@ export const postgresqlSql: ProviderSql = {
   updateReturning: true,
   // READ COMMITTED, the default: each statement sees the latest committed rows.
   quote: (identifier) => `"${identifier}"`,
+  placeholder: (index) => `$${index}`,
 
   // A transaction-scoped advisory lock: released by COMMIT/ROLLBACK, no table. The key is the one
   // @sessauth/kysely takes, so the two stores exclude each other on one database. `execute`, not

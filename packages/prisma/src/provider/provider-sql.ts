@@ -8,6 +8,8 @@ export interface RawNames {
   readonly session: string;
   readonly userLock: string;
   readonly rateLimit: string;
+  /** The activity history (`<session>_activity`, step 0006-session-activity). */
+  readonly activity: string;
   /** The session table's own name, unquoted (the advisory lock's key, as @sessauth/kysely takes it). */
   readonly sessionTable: string;
 }
@@ -30,6 +32,8 @@ export interface ProviderSql {
   /** The isolation of the stores' interactive transactions, where not the engine's default. */
   readonly isolationLevel?: 'ReadCommitted';
   quote(identifier: string): string;
+  /** The raw statements' placeholder for the `index`-th value (1-based): `$1` or `?`. */
+  placeholder(index: number): string;
   /** Serialises the logins of one user until the transaction ends, also before the user's first row exists. */
   lockUser(tx: SessauthPrismaTransaction, names: RawNames, userId: string): Promise<void>;
   /** Locks one session row until the transaction ends (SQLite: nothing; its write lock covers it). */

@@ -11,6 +11,7 @@ export const sqliteSql: ProviderSql = {
   updateReturning: true,
   // No isolation level: SQLite transactions are serializable, and the adapter refuses any other.
   quote: (identifier) => `"${identifier}"`,
+  placeholder: () => '?',
   lockUser: () => Promise.resolve(),
   lockSession: () => Promise.resolve(),
 

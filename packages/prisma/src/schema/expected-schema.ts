@@ -1,5 +1,5 @@
 /** A table of the schema by its role; its real name comes from the store's options. */
-export type TableRole = 'session' | 'userLock' | 'rateLimit';
+export type TableRole = 'session' | 'userLock' | 'rateLimit' | 'activity';
 
 /**
  * Every step of the sessauth schema -> the columns it creates or adds, in order, named as
@@ -32,6 +32,7 @@ export const SCHEMA_STEPS: ReadonlyArray<readonly [step: string, role: TableRole
   ['0002-create-rate-limit', 'rateLimit', ['counter_key', 'count', 'reset_at']],
   ['0003-session-name', 'session', ['name']],
   ['0004-session-authentication', 'session', ['auth_time', 'amr', 'acr']],
+  ['0006-session-activity', 'activity', ['id', 'session_id', 'user_id', 'kind', 'at', 'expires_at', 'ip_address', 'browser', 'location', 'detail']],
 ];
 
 export interface ExpectedColumn {

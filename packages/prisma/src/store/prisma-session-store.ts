@@ -1,5 +1,9 @@
+import { appendActivity, listActivity, purgeActivity } from './activity.js';
 import { StoreSchemaError } from '@sessauth/core';
 import type {
+  ActivityEntry,
+  ActivityQuery,
+  AppendActivityInput,
   AdminSessionPage,
   AdminSessionQuery,
   CreateSessionInput,
@@ -35,13 +39,22 @@ export interface PrismaStoreOptions extends ClientOptions {
 export class PrismaSessionStore implements SessionStore {
   readonly #ctx: ClientContext;
 
+  /** The activity history, with the `activity` option only (migration 0004_sessauth_session_activity). */
+  readonly appendActivity?: (input: AppendActivityInput) => Promise<void>;
+  readonly listActivity?: (query: ActivityQuery) => Promise<Map<string, ActivityEntry[]>>;
+
   constructor(prisma: SessauthPrismaClient, options: PrismaStoreOptions) {
-    this.#ctx = createClientContext(
+    const ctx = createClientContext(
       prisma,
       options,
       { session: options.tableName ?? 'sessauth_session', rateLimit: 'sessauth_rate_limit' },
       'sessauthSession',
     );
+    this.#ctx = ctx;
+    if (ctx.activity) {
+      this.appendActivity = (input) => guard('appendActivity', ctx.timeoutMs, () => appendActivity(ctx, input));
+      this.listActivity = (query) => guard('listActivity', ctx.timeoutMs, () => listActivity(ctx, query));
+    }
   }
 
   #guard<T>(operation: string, run: () => PromiseLike<T>): Promise<T> {
@@ -135,7 +148,12 @@ export class PrismaSessionStore implements SessionStore {
   }
 
   purgeExpired(now: Date): Promise<number> {
-    return this.#guard('purgeExpired', () => purgeExpired(this.#ctx, now));
+    return this.#guard('purgeExpired', async () => {
+      const deleted = await purgeExpired(this.#ctx, now);
+      // Activity entries are not sessions: deleted, not counted.
+      if (this.#ctx.activity) await purgeActivity(this.#ctx, now);
+      return deleted;
+    });
   }
 
   listSessionsForAdmin(query: AdminSessionQuery): Promise<AdminSessionPage> {
@@ -160,6 +178,7 @@ export class PrismaSessionStore implements SessionStore {
       await verifySchema(client, sql.quote, [
         ['session', names.session, plain.session],
         ...(mysql ? [['userLock', names.userLock, plain.userLock] as const] : []),
+        ...(this.#ctx.activity ? [['activity', names.activity, plain.activity] as const] : []),
       ]).catch((error: unknown) => {
         const lost = error instanceof StoreSchemaError && error.problems.some((p) => p.table === plain.session && p.missingColumns.length === 0);
         throw lost && modelAnswers ? mappedElsewhere(error.problems, plain.session) : error;

@@ -26,6 +26,13 @@ export interface ClientOptions {
   operationTimeoutMs?: number;
   /** Rows per DELETE in `purgeExpired`. @default 1000 */
   purgeBatchSize?: number;
+  /**
+   * Keep the activity history (the core's JWT_SESSION_ACTIVITY) in `<tableName>_activity`
+   * (the model of `sessauth-activity.prisma` and migration 0004_sessauth_session_activity): the
+   * store then has `appendActivity` and `listActivity`, `checkSchema` checks that table, and
+   * `purgeExpired` deletes entries past their retention. Off, the table is never touched. @default false
+   */
+  activity?: boolean;
 }
 
 /** What every operation of a store needs. */
@@ -33,7 +40,9 @@ export interface ClientContext {
   readonly client: SessauthPrismaClient;
   readonly sql: ProviderSql;
   readonly names: RawNames;
-  readonly plain: { readonly session: string; readonly userLock: string; readonly rateLimit: string };
+  readonly plain: { readonly session: string; readonly userLock: string; readonly rateLimit: string; readonly activity: string };
+  /** The activity history is kept (`activity` option). */
+  readonly activity: boolean;
   readonly timeoutMs: number;
   readonly purgeBatchSize: number;
   /** Each interactive transaction: bounded by the call's deadline, at the provider's isolation. */
@@ -72,6 +81,7 @@ export function createClientContext(
   const plain = {
     session: identifier(tables.session, 'tableName'),
     userLock: `${tables.session}_user_lock`,
+    activity: `${tables.session}_activity`,
     rateLimit: identifier(tables.rateLimit, 'tableName'),
   };
   const prefix = options.schema === undefined ? '' : `${sql.quote(identifier(options.schema, 'schema'))}.`;
@@ -86,10 +96,12 @@ export function createClientContext(
       session: prefix + sql.quote(plain.session),
       userLock: prefix + sql.quote(plain.userLock),
       rateLimit: prefix + sql.quote(plain.rateLimit),
+      activity: prefix + sql.quote(plain.activity),
       sessionTable: plain.session,
     },
     timeoutMs,
     purgeBatchSize,
+    activity: options.activity === true,
     transaction: transactionOptions(timeoutMs, sql),
   };
 }

@@ -13,10 +13,10 @@ export function describeConformance(target: TestTarget): void {
     const database = await target.open();
     if (database === null) return null;
     return {
-      store: new PrismaSessionStore(database.prisma, database.options),
+      store: new PrismaSessionStore(database.prisma, { ...database.options, activity: true }),
       openSecondInstance: async () => {
         const other = await database.connect();
-        return { store: new PrismaSessionStore(other.prisma, database.options), close: other.close };
+        return { store: new PrismaSessionStore(other.prisma, { ...database.options, activity: true }), close: other.close };
       },
       close: database.close,
     };

@@ -2,8 +2,12 @@ import { StoreSchemaError, StoreUnavailableError, type SessionStore } from '@ses
 import { newSessionFixture } from '@sessauth/conformance';
 import { expect } from 'vitest';
 
+/** Every method of the port; the activity operations where the store has them (its `activity` option). */
+type StoreUnderFault = Required<Omit<SessionStore, 'findSessions' | 'appendActivity' | 'listActivity'>> &
+  Pick<SessionStore, 'appendActivity' | 'listActivity'>;
+
 /** Every method of the port, called with harmless arguments. */
-export function everyCall(store: Required<Omit<SessionStore, 'findSessions'>>): Array<[string, () => Promise<unknown>]> {
+export function everyCall(store: StoreUnderFault): Array<[string, () => Promise<unknown>]> {
   const now = new Date();
   const session = newSessionFixture();
   const rotation = { sessionId: session.id, userId: session.userId, presentedJti: 'a', nextJti: 'b', securityStamp: 's', now };
@@ -19,11 +23,37 @@ export function everyCall(store: Required<Omit<SessionStore, 'findSessions'>>): 
     ['purgeExpired', () => store.purgeExpired(now)],
     ['listSessionsForAdmin', () => store.listSessionsForAdmin({ now, limit: 10 })],
     ['checkSchema', () => store.checkSchema()],
+    ...(store.appendActivity === undefined || store.listActivity === undefined
+      ? []
+      : ([
+          [
+            'appendActivity',
+            () =>
+              store.appendActivity?.({
+                entries: [
+                  {
+                    id: 'a',
+                    sessionId: session.id,
+                    userId: session.userId,
+                    kind: 'created',
+                    at: now,
+                    expiresAt: now,
+                    ipAddress: null,
+                    browser: null,
+                    location: null,
+                    detail: null,
+                  },
+                ],
+                maxEntriesPerSession: 5,
+              }),
+          ],
+          ['listActivity', () => store.listActivity?.({ userId: session.userId, sessionIds: [session.id], now })],
+        ] as Array<[string, () => Promise<unknown>]>)),
   ];
 }
 
 /** Each call (all at once) rejects with StoreUnavailableError whose message names the operation (checkSchema: or a StoreSchemaError). */
-export async function expectEveryCallUnavailable(store: Required<Omit<SessionStore, 'findSessions'>>): Promise<void> {
+export async function expectEveryCallUnavailable(store: StoreUnderFault): Promise<void> {
   const calls = everyCall(store);
   const errors = await Promise.all(
     calls.map(([, call]) =>
