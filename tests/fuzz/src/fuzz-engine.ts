@@ -53,6 +53,9 @@ export async function createFuzzEngine(logger: Logger): Promise<Sessauth<FuzzUse
       maxActiveSessions: 5,
       // The socket peer is trusted, so generated X-Forwarded-For and -Proto headers are read.
       trustedProxyCidrs: ['127.0.0.1'],
+      // The activity history and the risk signals, so their route and their writes are fuzzed too.
+      sessionActivity: true,
+      riskSignals: true,
     },
     store: new MemorySessionStore(),
     users: {
