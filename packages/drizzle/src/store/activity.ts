@@ -1,9 +1,7 @@
 import type { ActivityEntry, ActivityQuery, AppendActivityInput } from '@sessauth/core/store';
-import { and, asc, desc, eq, gt, inArray, lt, lte } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt } from 'drizzle-orm';
 import { type ActivityRow, toActivityEntry, toActivityRow } from './activity-row.js';
-import type { QueryDb } from './engine.js';
 import type { StoreContext } from './store-context.js';
-import type { ActivityTable } from './tables.js';
 
 // The activity history (the store's `activity` option; step 0006-session-activity).
 
@@ -18,15 +16,6 @@ export function appendActivity(ctx: StoreContext, input: AppendActivityInput): P
   const first = input.entries[0];
   if (first === undefined) return Promise.resolve();
   return ctx.engine.appendActivity(first.userId, input.entries.map(toActivityRow), max);
-}
-
-/** Inside an engine's transaction (PostgreSQL, MySQL): insert, then trim each named session to its newest `max`. */
-export async function insertAndTrim(db: QueryDb, a: ActivityTable, rows: readonly ActivityRow[], max: number): Promise<void> {
-  await db.insert(a).values(rows as unknown as Record<string, unknown>);
-  for (const sessionId of new Set(rows.map((row) => row.sessionId))) {
-    const [beyond] = await db.select<{ id: string }>({ id: a.id }).from(a).where(eq(a.sessionId, sessionId)).orderBy(desc(a.id)).limit(1).offset(max);
-    if (beyond !== undefined) await db.delete(a).where(and(eq(a.sessionId, sessionId), lte(a.id, beyond.id)));
-  }
 }
 
 export async function listActivity(ctx: StoreContext, query: ActivityQuery): Promise<Map<string, ActivityEntry[]>> {

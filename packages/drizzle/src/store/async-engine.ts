@@ -6,7 +6,7 @@ import { type ActiveKey, oldestBeyondCap } from './login-cap.js';
 import { finalOutcome, lockedDecision, type SwapResult } from './rotate-outcome.js';
 import type { SessionRow } from './session-row.js';
 import type { ActivityTable, SessionTable } from './tables.js';
-import { insertAndTrim } from './activity.js';
+import { insertAndTrim } from './insert-activity.js';
 
 /** The steps PostgreSQL and MySQL take their own way, inside a transaction of theirs. */
 export interface AsyncEngineSteps<Tx> {
