@@ -298,3 +298,17 @@ describe('risk signals (JWT_RISK_SIGNALS)', () => {
     expect(signals).toEqual([expect.objectContaining({ signal: 'failed_logins_then_success', failedLogins: 3, userId: 'user-bob' })]);
   });
 });
+
+describe('the activity route when off', () => {
+  it('another method on the path is a 404 too (a 405 would say the route exists); on, it is 405 with Allow: GET', async () => {
+    for (const [sessionActivity, status] of [
+      [false, 404],
+      [true, 405],
+    ] as const) {
+      const { auth } = await engine({ sessionActivity });
+      const response = await auth.handle(sessauthRequest({ method: 'POST', path: '/auth/sessions/abc/activity/' }));
+      expect(response?.status).toBe(status);
+      if (status === 405) expect(response?.headers?.allow).toBe('GET');
+    }
+  });
+});

@@ -61,6 +61,15 @@ function withStoreBudget<U>(engine: Engine<U>): Engine<U> {
   return { ...engine, store: budget.bound(engine.store), rateLimitStore: budget.bound(engine.rateLimitStore) };
 }
 
+/** The methods of `allow` whose endpoint on `path` this host serves (its `available` check). */
+function availableMethods<U>(engine: Engine<U>, path: string, allow: string): string[] {
+  const match = engine.authenticator === null ? matchEndpointWithoutLogin : matchEndpoint;
+  return allow.split(', ').filter((method) => {
+    const found = match(method, path, engine.options.prefix);
+    return found.kind === 'route' && endpointOf(found.route).available?.(engine) !== false;
+  });
+}
+
 async function dispatch<U>(
   engine: Engine<U>,
   request: SessauthRequest,
@@ -69,7 +78,11 @@ async function dispatch<U>(
   try {
     if (match.kind === 'not-found') throw new SessauthError('not_found');
     if (match.kind === 'method-not-allowed') {
-      return errorToResponse(new SessauthError('method_not_allowed'), engine.logger, { headers: { allow: match.allow } });
+      // Only the methods this host serves there: a path whose every endpoint is unavailable (the
+      // activity route with JWT_SESSION_ACTIVITY off) is a 404, as if it did not exist.
+      const allow = availableMethods(engine, request.path, match.allow);
+      if (allow.length === 0) throw new SessauthError('not_found');
+      return errorToResponse(new SessauthError('method_not_allowed'), engine.logger, { headers: { allow: allow.join(', ') } });
     }
     const endpoint = endpointOf(match.route);
     if (endpoint.available?.(engine) === false) throw new SessauthError('not_found');
