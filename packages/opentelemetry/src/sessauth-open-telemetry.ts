@@ -58,24 +58,28 @@ export function sessauthOpenTelemetry(options: SessauthOpenTelemetryOptions = {}
   const storeObservation = { tracer, instruments, sessionSystem, rateLimitSystem: options.rateLimitStoreSystem ?? sessionSystem };
   return {
     run<T>(operation: InstrumentedOperation, work: (report: (outcome: OperationOutcome) => void) => Promise<T>): Promise<T> {
-      return tracer.startActiveSpan(`sessauth.${operation.name}`, { kind: SpanKind.INTERNAL, attributes: startAttributes(operation) }, async (span) => {
-        const startedAt = performance.now();
-        let outcome: OperationOutcome | null = null;
-        try {
-          return await work((reported) => {
-            outcome = reported;
-          });
-        } finally {
-          const seconds = (performance.now() - startedAt) / 1000;
-          // A work that settles without reporting is a bug of the core; it is recorded as a 500.
-          const answered: OperationOutcome = outcome ?? { status: 500, errorCode: 'internal_error' };
-          const attributes = outcomeAttributes(operation, answered);
-          span.setAttributes(attributes);
-          if (answered.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-          span.end();
-          count(instruments, operation, answered, seconds, attributes);
-        }
-      });
+      return tracer.startActiveSpan(
+        `sessauth.${operation.name}`,
+        { kind: SpanKind.INTERNAL, attributes: startAttributes(operation) },
+        async (span) => {
+          const startedAt = performance.now();
+          let outcome: OperationOutcome | null = null;
+          try {
+            return await work((reported) => {
+              outcome = reported;
+            });
+          } finally {
+            const seconds = (performance.now() - startedAt) / 1000;
+            // A work that settles without reporting is a bug of the core; it is recorded as a 500.
+            const answered: OperationOutcome = outcome ?? { status: 500, errorCode: 'internal_error' };
+            const attributes = outcomeAttributes(operation, answered);
+            span.setAttributes(attributes);
+            if (answered.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+            span.end();
+            count(instruments, operation, answered, seconds, attributes);
+          }
+        },
+      );
     },
     wrapStore: <S extends object>(store: S, role: StoreRole): S => observeStore(store, role, storeObservation),
     subscribe(on) {

@@ -72,7 +72,8 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
   return {
     options,
     openApiSettings: { ...options, loginRoute: engine.authenticator !== null },
-    handle: instrumentation === undefined ? (request) => handleRequest(engine, request) : (request) => handleRequest(engine, request, instrumentation),
+    handle:
+      instrumentation === undefined ? (request) => handleRequest(engine, request) : (request) => handleRequest(engine, request, instrumentation),
     handles: (target, mountPath) => isOurPath(options, target, engine.admin !== null, mountPath),
     authenticate: guard,
     authenticateOptional: async (input) => (input.authorization === undefined || input.authorization.length === 0 ? null : guard(input)),

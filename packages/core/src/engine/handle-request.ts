@@ -88,7 +88,9 @@ async function dispatch<U>(
     const call = { engine, request, sessionId: match.sessionId ?? '' };
     // The guard runs first, so its 401s come before any check of the endpoint's own.
     const response =
-      endpoint.auth === 'bearer' ? await endpoint.handle({ ...call, caller: await authenticateRequest(engine, request) }) : await endpoint.handle(call);
+      endpoint.auth === 'bearer'
+        ? await endpoint.handle({ ...call, caller: await authenticateRequest(engine, request) })
+        : await endpoint.handle(call);
     report?.({ status: response.status, errorCode: null });
     return response;
   } catch (error) {

@@ -75,8 +75,9 @@ export function limitConcurrency(max: number, bounds: WaitingLineBounds = {}): <
       }
       if (onTurn === undefined) return work.finally(release);
       return work.finally(() => {
-        release();
+        // Read before the place passes on: the next task's start is not this one's run.
         const endedAt = performance.now();
+        release();
         try {
           onTurn({ waitMs: startedAt - queuedAt, runMs: endedAt - startedAt });
         } catch {
