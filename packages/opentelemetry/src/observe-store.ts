@@ -22,7 +22,8 @@ export interface StoreObservation {
  */
 export function observeStore<S extends object>(store: S, role: StoreRole, observation: StoreObservation): S {
   const system = role === 'session' ? observation.sessionSystem : observation.rateLimitSystem;
-  const kind = store.constructor?.name;
+  // The class's own name (a store that binds its methods may own a bound `constructor` too).
+  const kind = (Object.getPrototypeOf(store) as { constructor?: { name?: string } } | null)?.constructor?.name;
   const base: Attributes = { [SESSAUTH_STORE_ROLE]: role };
   if (system !== null) base[DB_SYSTEM_NAME] = system;
   if (kind !== undefined && kind !== '' && kind !== 'Object') base[SESSAUTH_STORE_KIND] = kind;

@@ -1,7 +1,17 @@
 import type { MetricData } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryStore, type OtelApp, PASSWORD, sqliteStore, startOtelApp, USERNAME, WRONG_PASSWORD } from './support/otel-app.js';
+import {
+  memoryStore,
+  type OtelApp,
+  PASSWORD,
+  redisStoreIfReachable,
+  sqliteStore,
+  startOtelApp,
+  type StoreUnderTest,
+  USERNAME,
+  WRONG_PASSWORD,
+} from './support/otel-app.js';
 import {
   counterValue,
   createTelemetryHarness,
@@ -24,7 +34,11 @@ beforeAll(() => {
 });
 afterAll(() => releaseContext());
 
-describe.each([memoryStore, sqliteStore])('OpenTelemetry over HTTP on the $label store', (storeUnderTest) => {
+// Redis when the local server answers (a loud skip otherwise).
+const redisStore = await redisStoreIfReachable();
+const stores: StoreUnderTest[] = [memoryStore, sqliteStore, ...(redisStore === null ? [] : [redisStore])];
+
+describe.each(stores)('OpenTelemetry over HTTP on the $label store', (storeUnderTest) => {
   let harness: TelemetryHarness;
   let otel: OtelApp & { closeStore(): Promise<void> };
   /** Every secret the clients sent or received: none may reach an exported span or metric. */

@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AppUnderTest, serveOnLoopback } from '@sessauth/conformance';
+import { type AppUnderTest, reachService, serveOnLoopback } from '@sessauth/conformance';
 import {
   createPasswordAuthenticator,
   createSessauth,
@@ -13,6 +14,7 @@ import {
 } from '@sessauth/core';
 import { createArgon2PasswordHasher } from '@sessauth/core/argon2';
 import { requireAuth, sessauthMiddleware } from '@sessauth/express';
+import { createRedisClient, createRedisRateLimitStore, createRedisStore } from '@sessauth/redis';
 import { KyselyRateLimitStore, createKyselyStore, migrateToLatest, openKyselyFromUrl } from '@sessauth/kysely';
 import express from 'express';
 import { type SessauthOpenTelemetry, sessauthOpenTelemetry } from '../../src/index.js';
@@ -65,6 +67,40 @@ export const sqliteStore: StoreUnderTest = {
     };
   },
 };
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/**
+ * The Redis store on the local server under a key prefix of its own (its keys deleted after),
+ * or null when the server is unreachable: a loud skip, a failure under SESSAUTH_REQUIRE_SERVICES=1.
+ */
+export async function redisStoreIfReachable(): Promise<StoreUnderTest | null> {
+  const probe = await reachService(`Redis at ${REDIS_URL}`, () => createRedisClient(REDIS_URL));
+  if (probe === null) return null;
+  await probe.quit();
+  return {
+    label: 'Redis',
+    system: 'redis',
+    kind: 'RedisSessionStore',
+    open: async () => {
+      const client = await createRedisClient(REDIS_URL);
+      const keyPrefix = `sessauth-otel-test:${randomBytes(6).toString('hex')}:`;
+      return {
+        store: createRedisStore(client, { keyPrefix }),
+        rateLimitStore: createRedisRateLimitStore(client, { keyPrefix }),
+        close: async () => {
+          let cursor = '0';
+          do {
+            const [next, keys] = await client.scan(cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', 500);
+            cursor = next;
+            for (const key of keys) await client.del(key);
+          } while (cursor !== '0');
+          await client.quit();
+        },
+      };
+    },
+  };
+}
 
 export interface OtelApp {
   readonly auth: Sessauth<OtelUser>;
