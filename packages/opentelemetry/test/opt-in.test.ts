@@ -78,4 +78,24 @@ describe('instrumentation is opt-in', () => {
     );
     expect(counterValue(await harness.metrics(), 'sessauth.logins', { 'sessauth.result': 'ok' })).toBe(1);
   });
+
+  it('names the route template each path matched, the two paths of the JWK set apart', async () => {
+    const auth = await engine(sessauthOpenTelemetry());
+    for (const path of ['/auth/jwks.json', '/auth/.well-known/jwks.json/']) {
+      const response = await auth.handle({
+        method: 'GET',
+        path,
+        query: '',
+        peerAddress: '127.0.0.1',
+        secure: false,
+        headers: new Map(),
+        readBody: async () => new Uint8Array(),
+      });
+      // An HMAC engine publishes no key set: 404, still an answer of the route.
+      expect(response?.status).toBe(404);
+    }
+    const spans = harness.spans().filter((span) => span.name === 'sessauth.jwks');
+    expect(spans.map((span) => span.attributes['http.route'])).toEqual(['/auth/jwks.json/', '/auth/.well-known/jwks.json/']);
+    expect(spans.map((span) => span.attributes['error.type'])).toEqual(['not_found', 'not_found']);
+  });
 });

@@ -62,7 +62,8 @@ export async function handleRequest<U>(
   if (match.kind === 'not-ours') return null;
   if (instrumentation === undefined || match.kind !== 'route') return dispatch(withStoreBudget(engine), request, match);
   // Only a matched route is an operation worth a span: a 404 or 405 under the prefix names none.
-  const operation = { name: match.route, route: `${engine.options.prefix}${endpointOf(match.route).path}/`, method: request.method.toUpperCase() };
+  // The template as matched: two paths may serve one route (the JWK set at /jwks.json and /.well-known/jwks.json).
+  const operation = { name: match.route, route: `${engine.options.prefix}${match.template}/`, method: request.method.toUpperCase() };
   return instrumentation.run(operation, (report) => dispatch(withStoreBudget(engine), request, match, report));
 }
 
