@@ -8,6 +8,13 @@ export type { AuthenticationFacts } from './sessions/step-up.js';
 export type { SessionApi } from './engine/session-api.js';
 export type { CreatedSession, CreateSessionForInput } from './engine/create-session-for.js';
 export type { RateLimitResult } from './engine/rate-limit-api.js';
+export type {
+  SessauthInstrumentation,
+  InstrumentedOperation,
+  OperationOutcome,
+  OutcomeReporter,
+  StoreRole,
+} from './engine/instrumentation.js';
 
 // Settings
 export type { SessauthOptions, ResolvedOptions, RateSpec, SigningAlgorithm, RefreshTokenTransport } from './options/options.js';
@@ -32,6 +39,7 @@ export type { PublicSession, TokenResponseBody, CsrfResponseBody, ErrorResponseB
 export type { UserPort, Authenticator, AuthenticatorContext } from './users/user-port.js';
 export type { SetPassword } from './endpoints/change-password.js';
 export type { PasswordHasher, PasswordHasherDescription, PasswordCheckOptions } from './users/password-hasher.js';
+export type { TurnTiming } from './password/concurrency-limit.js';
 export { createPasswordAuthenticator } from './password/password-authenticator.js';
 
 // Geolocation (the offline provider is on `@sessauth/core/mmdb`)

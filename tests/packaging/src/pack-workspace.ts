@@ -18,6 +18,7 @@ export const PUBLIC_PACKAGES = [
   'drizzle',
   'prisma',
   'conformance',
+  'opentelemetry',
   'client',
 ] as const;
 export type PublicPackage = (typeof PUBLIC_PACKAGES)[number];

@@ -105,6 +105,11 @@ describe.skipIf(registry === null)('the packages as a user installs them', () =>
         'mmdb-lib': { optional: true },
       });
       expect(semver.satisfies('6.0.0', (await readPackedManifest(packed.redis)).peerDependencies?.ioredis ?? '')).toBe(true);
+      // OpenTelemetry is the host's choice: the core names no part of it, its package takes the API as a peer.
+      expect(JSON.stringify(core)).not.toContain('@opentelemetry');
+      const opentelemetry = await readPackedManifest(packed.opentelemetry);
+      expect(opentelemetry.dependencies?.['@opentelemetry/api']).toBeUndefined();
+      expect(semver.satisfies('1.9.0', opentelemetry.peerDependencies?.['@opentelemetry/api'] ?? '')).toBe(true);
       expect(semver.satisfies('4.0.0', (await readPackedManifest(packed.conformance)).peerDependencies?.vitest ?? '')).toBe(true);
     });
 

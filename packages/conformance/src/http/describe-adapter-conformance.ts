@@ -61,7 +61,13 @@ export function describeAdapterConformance(name: string, input: AdapterConforman
       closers.push(opened.close);
       const limiter = input.makeRateLimitStore === undefined ? undefined : await input.makeRateLimitStore();
       if (limiter !== undefined) closers.push(limiter.close);
-      cell = { mountApp: input.mountApp, startRemoteApp: input.startRemoteApp, store: opened.store, rateLimitStore: limiter?.store };
+      cell = {
+        mountApp: input.mountApp,
+        startRemoteApp: input.startRemoteApp,
+        store: opened.store,
+        rateLimitStore: limiter?.store,
+        instrumentation: options.instrumentation,
+      };
     });
 
     afterAll(async () => {

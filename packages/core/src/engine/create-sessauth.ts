@@ -12,7 +12,9 @@ import { adminListerOf } from '../store/store-port.js';
 import { checkStoreSchemas } from '../store/check-store-schemas.js';
 import { coalesceSessionReads } from '../store/coalesce-session-reads.js';
 import { changePasswordRoute } from '../endpoints/change-password.js';
-import { authenticateBearer } from '../endpoints/bearer-guard.js';
+import { type AuthenticateInput, authenticateBearer } from '../endpoints/bearer-guard.js';
+import type { AuthContext } from '../sessions/authenticate.js';
+import { type InstrumentedOperation, outcomeOfError, type SessauthInstrumentation, type StoreRole } from './instrumentation.js';
 import { sessionApi } from './session-api.js';
 import { assertFresh, checkFreshnessRule } from '../sessions/freshness.js';
 import { createStampDigest } from '../sessions/security-stamp.js';
@@ -36,15 +38,22 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     : resolveOptions(config.options, config.logger === undefined ? {} : { logger: config.logger });
   const clock = config.clock ?? systemClock;
   const logger = config.logger ?? consoleLogger;
+  const { instrumentation } = config;
+  // The observer wraps each store once, here, outside the coalescer: a span or a timing is a
+  // call as the engine made it. Without an observer the stores are the host's own objects.
+  const observed = <S extends object>(store: S, role: StoreRole): S => instrumentation?.wrapStore?.(store, role) ?? store;
   const engine: Engine<U> = {
     options,
     // The memory store answers in the same turn: a batch could only add a wait (measured in
     // bench/results/coalesced-reads.md), so it is read one call at a time.
-    store: options.coalesceSessionReads && !(config.store instanceof MemorySessionStore) ? coalesceSessionReads(config.store) : config.store,
-    eventStore: config.store,
+    store: observed(
+      options.coalesceSessionReads && !(config.store instanceof MemorySessionStore) ? coalesceSessionReads(config.store) : config.store,
+      'session',
+    ),
+    eventStore: observed(config.store, 'session'),
     users: config.users,
     authenticator: config.authenticator ?? null,
-    rateLimitStore: config.rateLimitStore ?? new MemoryRateLimitStore(),
+    rateLimitStore: observed(config.rateLimitStore ?? new MemoryRateLimitStore(), 'rate-limit'),
     geolocation: config.geolocation ?? null,
     admin: adminCapability(config),
     tokens: await createTokenService(options, clock),
@@ -56,14 +65,18 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
   };
   await checkStoreSchemas({ session: config.store, rateLimit: config.rateLimitStore }, logger);
   checkPasswordHasher(config.authenticator?.passwordHasher, logger, config.allowWeakPasswordHasher === true);
+  instrumentation?.subscribe?.((name, handler) => engine.events.on(name, handler));
+  // Chosen once: without an observer the guard is the plain call, not a test per request.
+  const guard: (input: AuthenticateInput) => Promise<AuthContext<U>> =
+    instrumentation === undefined ? (input) => authenticateBearer(engine, input) : (input) => observedGuard(engine, input, instrumentation);
   return {
     options,
     openApiSettings: { ...options, loginRoute: engine.authenticator !== null },
-    handle: (request) => handleRequest(engine, request),
+    handle:
+      instrumentation === undefined ? (request) => handleRequest(engine, request) : (request) => handleRequest(engine, request, instrumentation),
     handles: (target, mountPath) => isOurPath(options, target, engine.admin !== null, mountPath),
-    authenticate: (input) => authenticateBearer(engine, input),
-    authenticateOptional: async (input) =>
-      input.authorization === undefined || input.authorization.length === 0 ? null : authenticateBearer(engine, input),
+    authenticate: guard,
+    authenticateOptional: async (input) => (input.authorization === undefined || input.authorization.length === 0 ? null : guard(input)),
     assertFresh: (context, rule) => assertFresh(context.session, clock.now(), checkFreshnessRule(rule)),
     errorResponse: (error) => errorToResponse(error, engine.logger),
     changePassword: (request, caller, setPassword) => changePasswordRoute(engine, request, caller, setPassword),
@@ -73,6 +86,22 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     purgeExpired: () => engine.store.purgeExpired(clock.now()),
     eventsSettled: () => engine.events.settled(),
   };
+}
+
+const GUARD_OPERATION: InstrumentedOperation = { name: 'guard', route: null, method: null };
+
+/** The host guard as one operation of the observer: 200 when it let the caller in, else its error's status and code. */
+function observedGuard<U>(engine: Engine<U>, input: AuthenticateInput, instrumentation: SessauthInstrumentation): Promise<AuthContext<U>> {
+  return instrumentation.run(GUARD_OPERATION, async (report) => {
+    try {
+      const context = await authenticateBearer(engine, input);
+      report({ status: 200, errorCode: null });
+      return context;
+    } catch (error) {
+      report(outcomeOfError(error));
+      throw error;
+    }
+  });
 }
 
 function adminCapability<U>(config: SessauthConfig<U>): AdminCapability<U> | null {

@@ -9,6 +9,7 @@ import type { OpenApiSettings } from '../openapi/openapi-document.js';
 import type { SetPassword } from '../endpoints/change-password.js';
 import type { SessauthEventHandler, SessauthEventHandlers, SessauthEventName } from '../events/session-events.js';
 import type { SessionApi } from './session-api.js';
+import type { SessauthInstrumentation } from './instrumentation.js';
 import type { RateLimitResult } from './rate-limit-api.js';
 import type { ResolvedOptions, SessauthOptions } from '../options/options.js';
 import type { RateLimitStore, SessionStore } from '../store/store-port.js';
@@ -50,6 +51,12 @@ export interface SessauthConfig<U> {
    * response, never delay or fail it (errors are logged), and never see a token or password.
    */
   events?: SessauthEventHandlers;
+  /**
+   * An observer of the engine's operations and store calls, for traces and metrics
+   * (`sessauthOpenTelemetry()` from `@sessauth/opentelemetry`). Off unless given; absent, the
+   * guard and the stores are called exactly as before, with nothing in between.
+   */
+  instrumentation?: SessauthInstrumentation;
 }
 
 /** The engine a host app holds; the server-side session API (`createSessionFor`, `listSessions`, ...) is in `SessionApi`. */
