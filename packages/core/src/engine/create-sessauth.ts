@@ -12,7 +12,7 @@ import { adminListerOf } from '../store/store-port.js';
 import { checkStoreSchemas } from '../store/check-store-schemas.js';
 import { coalesceSessionReads } from '../store/coalesce-session-reads.js';
 import { changePasswordRoute } from '../endpoints/change-password.js';
-import { authenticateBearer } from '../endpoints/bearer-guard.js';
+import { authenticateBearer, authenticateOptionalBearer } from '../endpoints/bearer-guard.js';
 import { sessionApi } from './session-api.js';
 import { assertFresh, checkFreshnessRule } from '../sessions/freshness.js';
 import { createStampDigest } from '../sessions/security-stamp.js';
@@ -62,8 +62,7 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     handle: (request) => handleRequest(engine, request),
     handles: (target, mountPath) => isOurPath(options, target, engine.admin !== null, mountPath),
     authenticate: (input) => authenticateBearer(engine, input),
-    authenticateOptional: async (input) =>
-      input.authorization === undefined || input.authorization.length === 0 ? null : authenticateBearer(engine, input),
+    authenticateOptional: (input) => authenticateOptionalBearer(engine, input),
     assertFresh: (context, rule) => assertFresh(context.session, clock.now(), checkFreshnessRule(rule)),
     errorResponse: (error) => errorToResponse(error, engine.logger),
     changePassword: (request, caller, setPassword) => changePasswordRoute(engine, request, caller, setPassword),
