@@ -1,0 +1,14 @@
+// The Vue page of view-bindings.test.ts, bundled by esbuild: one client, one component on useSession().
+import { createSessauthClient } from '@sessauth/client';
+import { useSession } from '@sessauth/client/vue';
+import { createApp, h } from 'vue';
+
+const client = createSessauthClient();
+
+createApp({
+  setup() {
+    const { status, sessionId } = useSession(client);
+    return () => h('p', { id: 'session' }, `${status.value} ${sessionId.value ?? '-'}`);
+  },
+}).mount('#root');
+window.sessauthClient = client;
