@@ -7,6 +7,7 @@ const client = createSessauthClient();
 
 createApp({
   setup() {
+    // biome-ignore lint/correctness/useHookAtTopLevel: a Vue composable in setup(), not a React hook
     const { status, sessionId } = useSession(client);
     return () => h('p', { id: 'session' }, `${status.value} ${sessionId.value ?? '-'}`);
   },
