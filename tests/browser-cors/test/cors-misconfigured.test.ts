@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -94,7 +94,7 @@ let noPreflight: Listening;
 beforeAll(async () => {
   browser = await launchChromium();
   if (browser === null) return;
-  spa = await listen((req, res) => {
+  spa = await listen((req: IncomingMessage, res: ServerResponse) => {
     if (req.url === '/client.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(CLIENT_JS);
     else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
   });
