@@ -21,7 +21,7 @@ function accessCookieOf(app: TestApp, result: HttpResult): ParsedSetCookie | und
 export function accessCookieSuite(kit: SuiteKit): void {
   kit.test(
     'access-cookie/set-and-read',
-    'login sets the cookie (HttpOnly, Secure, SameSite=Lax, Path=/, Max-Age = access lifetime); the guard reads it without Authorization; an unsafe method by it needs CSRF',
+    'login, refresh and step-up set the cookie (HttpOnly, Secure, SameSite=Lax, Path=/, Max-Age = access lifetime); the guard reads it without Authorization; an unsafe method by it needs CSRF',
     async () => {
       const app = await kit.start(COOKIE_ON);
       const alice = await app.login('alice');
@@ -55,10 +55,17 @@ export function accessCookieSuite(kit: SuiteKit): void {
       });
       expectError(withToken, 401, 'invalid_credentials');
 
-      // Refresh issues a new access token, and a new cookie with it.
+      // Refresh and step-up issue a new access token each, and a new cookie with it.
       const refreshed = await app.refresh(alice.client);
       expect(refreshed.status, refreshed.text).toBe(200);
       expect(accessCookieOf(app, refreshed)?.value).toBe((refreshed.body as { access_token: string }).access_token);
+      const steppedUp = await alice.client.post(app.at('/reauthenticate/'), {
+        json: { password: app.users.passwords.alice },
+        bearer: alice.access,
+        csrf: true,
+      });
+      expect(steppedUp.status, steppedUp.text).toBe(200);
+      expect(accessCookieOf(app, steppedUp)?.value).toBe((steppedUp.body as { access_token: string }).access_token);
     },
   );
 
