@@ -17,6 +17,7 @@ const TOPICS = [
   'sessions/',
   'logout/',
   'step-up/',
+  'access-cookie/',
   'transport/',
   'csrf/',
   'content-type/',

@@ -3,7 +3,7 @@
 
 // Engine
 export { createSessauth } from './engine/create-sessauth.js';
-export type { Sessauth, SessauthConfig, AuthContext, AuthenticateInput, FreshnessRule } from './engine/sessauth.js';
+export type { Sessauth, SessauthConfig, AuthContext, AuthenticateInput, FreshnessRule, GuardRequest } from './engine/sessauth.js';
 export type { AuthenticationFacts } from './sessions/step-up.js';
 export type { SessionApi } from './engine/session-api.js';
 export type { CreatedSession, CreateSessionForInput } from './engine/create-session-for.js';

@@ -85,6 +85,10 @@ export const ADAPTER_TEST_IDS = [
   'step-up/refresh-keeps-auth-time',
   'step-up/sensitive-actions-stale',
   'step-up/sensitive-actions-off',
+  // access-cookie-suite.ts
+  'access-cookie/set-and-read',
+  'access-cookie/revoked-and-logout',
+  'access-cookie/off',
   // transport-suite.ts
   'transport/body',
   'transport/cookie',

@@ -31,6 +31,7 @@ import { sessionNamesSuite } from './session-names-suite.js';
 import { sessionsSuite } from './sessions-suite.js';
 import type { SuiteKit } from './suite-kit.js';
 import { throttleSuite } from './throttle-suite.js';
+import { accessCookieSuite } from './access-cookie-suite.js';
 import { accessTokenSuite } from './access-token-suite.js';
 import { transportSuite } from './transport-suite.js';
 
@@ -113,6 +114,7 @@ export function describeAdapterConformance(name: string, input: AdapterConforman
     sessionNamesSuite(kit);
     logoutSuite(kit);
     stepUpSuite(kit);
+    accessCookieSuite(kit);
     transportSuite(kit);
     csrfSuite(kit);
     contentTypeSuite(kit);

@@ -1,7 +1,7 @@
 import type { PublicEndpoint } from './endpoint.js';
 import type { Engine } from './engine.js';
 import { SessauthError } from '../errors/sessauth-error.js';
-import { clearRefreshCookie } from '../http/auth-cookies.js';
+import { clearSessionCookies } from '../http/auth-cookies.js';
 import { readJsonObject } from '../http/read-json-body.js';
 import { errorToResponse } from '../http/response.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
@@ -32,7 +32,7 @@ async function refresh<U>(engine: Engine<U>, request: SessauthRequest): Promise<
   } catch (error) {
     const cookieMode = engine.options.refreshTokenTransport !== 'body';
     if (cookieMode && error instanceof SessauthError && DEAD_SESSION.has(error.code)) {
-      return errorToResponse(error, engine.logger, { setCookies: [clearRefreshCookie(engine.options)] });
+      return errorToResponse(error, engine.logger, { setCookies: clearSessionCookies(engine.options) });
     }
     throw error;
   }

@@ -1,5 +1,5 @@
 import type { Engine } from './engine.js';
-import { refreshCookie } from '../http/auth-cookies.js';
+import { accessCookies, refreshCookie } from '../http/auth-cookies.js';
 import { jsonResponse } from '../http/response.js';
 import type { SessauthResponse } from '../http/sessauth-request.js';
 import type { IssuedTokens } from '../sessions/create-session.js';
@@ -20,5 +20,6 @@ export function tokenResponse<U>(
   if (options.refreshTokenTransport !== 'body') {
     setCookies.push(refreshCookie(options, issued.refreshToken, issued.session.expiresAt, engine.clock.now(), issued.remember !== false));
   }
+  setCookies.push(...accessCookies(options, issued.accessToken));
   return jsonResponse(200, body, { setCookies });
 }

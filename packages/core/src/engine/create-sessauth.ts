@@ -12,7 +12,7 @@ import { adminListerOf } from '../store/store-port.js';
 import { checkStoreSchemas } from '../store/check-store-schemas.js';
 import { coalesceSessionReads } from '../store/coalesce-session-reads.js';
 import { changePasswordRoute } from '../endpoints/change-password.js';
-import { type AuthenticateInput, authenticateBearer } from '../endpoints/bearer-guard.js';
+import { type AuthenticateInput, authenticateBearer, authenticateOptionalBearer } from '../endpoints/bearer-guard.js';
 import type { AuthContext } from '../sessions/authenticate.js';
 import { type InstrumentedOperation, outcomeOfError, type SessauthInstrumentation, type StoreRole } from './instrumentation.js';
 import { sessionApi } from './session-api.js';
@@ -68,7 +68,13 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
   instrumentation?.subscribe?.((name, handler) => engine.events.on(name, handler));
   // Chosen once: without an observer the guard is the plain call, not a test per request.
   const guard: (input: AuthenticateInput) => Promise<AuthContext<U>> =
-    instrumentation === undefined ? (input) => authenticateBearer(engine, input) : (input) => observedGuard(engine, input, instrumentation);
+    instrumentation === undefined
+      ? (input) => authenticateBearer(engine, input)
+      : (input) => observedGuard(instrumentation, () => authenticateBearer(engine, input));
+  const optionalGuard: (input: AuthenticateInput) => Promise<AuthContext<U> | null> =
+    instrumentation === undefined
+      ? (input) => authenticateOptionalBearer(engine, input)
+      : (input) => observedGuard(instrumentation, () => authenticateOptionalBearer(engine, input));
   return {
     options,
     openApiSettings: { ...options, loginRoute: engine.authenticator !== null },
@@ -76,7 +82,7 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
       instrumentation === undefined ? (request) => handleRequest(engine, request) : (request) => handleRequest(engine, request, instrumentation),
     handles: (target, mountPath) => isOurPath(options, target, engine.admin !== null, mountPath),
     authenticate: guard,
-    authenticateOptional: async (input) => (input.authorization === undefined || input.authorization.length === 0 ? null : guard(input)),
+    authenticateOptional: optionalGuard,
     assertFresh: (context, rule) => assertFresh(context.session, clock.now(), checkFreshnessRule(rule)),
     errorResponse: (error) => errorToResponse(error, engine.logger),
     changePassword: (request, caller, setPassword) => changePasswordRoute(engine, request, caller, setPassword),
@@ -91,10 +97,10 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
 const GUARD_OPERATION: InstrumentedOperation = { name: 'guard', route: null, method: null };
 
 /** The host guard as one operation of the observer: 200 when it let the caller in, else its error's status and code. */
-function observedGuard<U>(engine: Engine<U>, input: AuthenticateInput, instrumentation: SessauthInstrumentation): Promise<AuthContext<U>> {
+function observedGuard<C>(instrumentation: SessauthInstrumentation, runGuard: () => Promise<C>): Promise<C> {
   return instrumentation.run(GUARD_OPERATION, async (report) => {
     try {
-      const context = await authenticateBearer(engine, input);
+      const context = await runGuard();
       report({ status: 200, errorCode: null });
       return context;
     } catch (error) {

@@ -1,4 +1,4 @@
-import type { AuthenticateInput } from '../endpoints/bearer-guard.js';
+import type { AuthenticateInput, GuardRequest } from '../endpoints/bearer-guard.js';
 import type { AuthContext } from '../sessions/authenticate.js';
 import type { FreshnessRule } from '../sessions/freshness.js';
 import type { Clock } from '../time/clock.js';
@@ -82,6 +82,8 @@ export interface Sessauth<U> extends SessionApi {
    * The guard of routes that work with or without a user: null when the request carries
    * no `Authorization` header at all; otherwise exactly `authenticate` (a bad or expired
    * token is still its 401, so a client knows to refresh instead of silently losing its user).
+   * With the access-token cookie on, a cookie that no longer authenticates is null too (a page
+   * load has no client to refresh); its CSRF refusal is still the 403.
    */
   authenticateOptional(input: AuthenticateInput): Promise<AuthContext<U> | null>;
   /**
@@ -122,4 +124,4 @@ export interface Sessauth<U> extends SessionApi {
   eventsSettled(): Promise<void>;
 }
 
-export type { AuthContext, AuthenticateInput, FreshnessRule };
+export type { AuthContext, AuthenticateInput, FreshnessRule, GuardRequest };

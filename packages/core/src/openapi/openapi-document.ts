@@ -34,6 +34,10 @@ export interface OpenApiSettings {
    * @default '' (the root: `servers` is `/`)
    */
   readonly mountPath?: string;
+  /** JWT_ACCESS_TOKEN_COOKIE: the token answers also set the access-token cookie. @default false */
+  readonly accessTokenCookie?: boolean;
+  /** @default 'access_token' */
+  readonly accessCookieName?: string;
   /** Whether `POST {prefix}/login/` exists (false: an engine without an authenticator). @default true */
   readonly loginRoute?: boolean;
 }
@@ -55,6 +59,7 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
     refreshCookieName: settings.refreshCookieName ?? 'refresh_token',
     refreshCookiePath: mountedCookiePath(settings.refreshCookiePath ?? `${prefix}/refresh/`, prefix, mount),
     csrfCookieName: settings.csrfCookieName ?? 'csrftoken',
+    accessCookieName: settings.accessTokenCookie === true ? (settings.accessCookieName ?? 'access_token') : null,
   };
   const paths: Record<string, PathItem> = {};
   const ids = new Set<string>();

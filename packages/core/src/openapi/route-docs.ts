@@ -8,6 +8,8 @@ export interface DocSettings {
   readonly refreshCookieName: string;
   readonly refreshCookiePath: string;
   readonly csrfCookieName: string;
+  /** The access-token cookie's name when JWT_ACCESS_TOKEN_COOKIE is on, else null. */
+  readonly accessCookieName: string | null;
 }
 
 /** An error an operation can answer; the status defaults to the code's in `ERROR_STATUS`. */
@@ -75,11 +77,17 @@ const csrfReads = (s: DocSettings) =>
 const STALE =
   ' With JWT_SENSITIVE_ACTION_MAX_AGE_SECONDS set, a session whose last sign-in or re-authentication is older answers 401 insufficient_user_authentication with `WWW-Authenticate: Bearer error="insufficient_user_authentication", max_age=...`.';
 
-const clearsCookie = (s: DocSettings) => (cookieMode(s) ? [s.refreshCookieName] : []);
+const accessCookie = (s: DocSettings) => (s.accessCookieName === null ? [] : [s.accessCookieName]);
+const clearsCookie = (s: DocSettings) => (cookieMode(s) ? [s.refreshCookieName, ...accessCookie(s)] : []);
+
+const accessCookieNote = (s: DocSettings) =>
+  s.accessCookieName === null
+    ? ''
+    : ` The access token also in the HttpOnly SameSite=Lax \`${s.accessCookieName}\` cookie (Path /), which host routes read without Authorization.`;
 
 const tokens = (s: DocSettings): SuccessDoc => ({
   description: cookieMode(s)
-    ? `The token pair: the refresh token in the HttpOnly \`${s.refreshCookieName}\` cookie (Path ${s.refreshCookiePath})${s.transport === 'both' ? ' and in the body' : ''}.`
+    ? `The token pair: the refresh token in the HttpOnly \`${s.refreshCookieName}\` cookie (Path ${s.refreshCookiePath})${s.transport === 'both' ? ' and in the body' : ''}.${accessCookieNote(s)}`
     : 'The token pair, both in the body.',
   body: { schema: 'TokenResponse', mediaType: 'application/json' },
   setCookies: clearsCookie(s),
@@ -88,7 +96,7 @@ const tokens = (s: DocSettings): SuccessDoc => ({
 const ended =
   (what: string) =>
   (s: DocSettings): SuccessDoc => ({
-    description: `${what}; empty body.${cookieMode(s) ? ' Clears the refresh cookie.' : ''}`,
+    description: `${what}; empty body.${cookieMode(s) ? ` Clears the refresh cookie${s.accessCookieName === null ? '' : ' and the access-token cookie'}.` : ''}`,
     setCookies: clearsCookie(s),
   });
 
@@ -202,10 +210,10 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
     bearer: true,
     requestBody: () => ({ schema: 'ReauthenticateRequest', required: true }),
     reads: csrfReads,
-    success: () => ({
-      description: 'A fresh access token.',
+    success: (s) => ({
+      description: `A fresh access token.${accessCookieNote(s)}`,
       body: { schema: 'ReauthenticateResponse', mediaType: 'application/json' },
-      setCookies: [],
+      setCookies: accessCookie(s),
     }),
     errors: (s) => [...GUARD, ...tokenPrechecks(s), 'login_busy', 'invalid_credentials', 'not_found'],
   },

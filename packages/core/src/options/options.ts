@@ -114,6 +114,18 @@ export interface SessauthOptions {
   csrfCookieName?: string;
   /** JWT_CSRF_COOKIE_SECURE. @default same as refreshCookieSecure */
   csrfCookieSecure?: boolean;
+  /**
+   * JWT_ACCESS_TOKEN_COOKIE. The access token also travels in an HttpOnly, SameSite=Lax cookie on
+   * Path `/` (set wherever an access token is issued, cleared at logout), which the guard and the
+   * adapters' session helpers read when no `Authorization` header came: server-rendered page loads
+   * then have a session. Unsafe methods authenticated by it need the CSRF token. Cookie and both
+   * transports only (see docs/server-rendering.md). @default false
+   */
+  accessTokenCookie?: boolean;
+  /** JWT_ACCESS_COOKIE_NAME. @default 'access_token' */
+  accessCookieName?: string;
+  /** JWT_ACCESS_COOKIE_SECURE. @default same as refreshCookieSecure */
+  accessCookieSecure?: boolean;
   /** JWT_CSRF_TRUSTED_ORIGINS. Extra origins (scheme://host[:port]) allowed besides the request's own. @default [] */
   csrfTrustedOrigins?: readonly string[];
   /**

@@ -103,6 +103,19 @@ function checkCookies(o: SessauthOptions): void {
     path: o.refreshCookiePath ?? '',
     domain: o.refreshCookieDomain,
   });
+  if (o.accessTokenCookie === true) {
+    // The cookie is safe only beside the CSRF check, which exists in the cookie transports.
+    if ((o.refreshTokenTransport ?? 'body') === 'body') {
+      fail(
+        'accessTokenCookie',
+        'needs JWT_REFRESH_TOKEN_TRANSPORT=cookie or both: unsafe methods it authenticates need the CSRF check of those transports',
+      );
+    }
+    if (o.accessCookieName === o.refreshCookieName || o.accessCookieName === o.csrfCookieName) {
+      fail('accessCookieName', 'must differ from JWT_REFRESH_COOKIE_NAME and JWT_CSRF_COOKIE_NAME');
+    }
+    checkCookiePrefix('accessCookieName', o.accessCookieName ?? '', { secure: o.accessCookieSecure ?? true, path: '/', domain: undefined });
+  }
   // The CSRF cookie is always host-only on Path /.
   checkCookiePrefix('csrfCookieName', o.csrfCookieName ?? '', { secure: o.csrfCookieSecure ?? true, path: '/', domain: undefined });
 }

@@ -139,6 +139,21 @@ export const SETTINGS = {
     doc: 'Secure flag of the CSRF cookie',
     kind: bool((r) => r.refreshCookieSecure ?? true, 'as the refresh cookie'),
   },
+  accessTokenCookie: {
+    env: 'JWT_ACCESS_TOKEN_COOKIE',
+    doc: 'the access token also travels in an HttpOnly SameSite=Lax cookie on Path `/`, read by the guard when no `Authorization` header came (server-rendered pages; cookie and both transports; docs/server-rendering.md)',
+    kind: bool(false),
+  },
+  accessCookieName: {
+    env: 'JWT_ACCESS_COOKIE_NAME',
+    doc: 'name of the access-token cookie',
+    kind: matching('access_token', COOKIE_NAME, COOKIE_NAME_IS, '`access_token`'),
+  },
+  accessCookieSecure: {
+    env: 'JWT_ACCESS_COOKIE_SECURE',
+    doc: 'Secure flag of the access-token cookie',
+    kind: bool((r) => r.refreshCookieSecure ?? true, 'as the refresh cookie'),
+  },
   csrfTrustedOrigins: {
     env: 'JWT_CSRF_TRUSTED_ORIGINS',
     doc: "origins (`scheme://host[:port]`, comma-separated) allowed besides the request's own",
