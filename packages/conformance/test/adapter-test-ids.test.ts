@@ -17,6 +17,7 @@ const TOPICS = [
   'sessions/',
   'logout/',
   'step-up/',
+  'dpop/',
   'transport/',
   'csrf/',
   'content-type/',

@@ -10,7 +10,7 @@ export type { CreatedSession, CreateSessionForInput } from './engine/create-sess
 export type { RateLimitResult } from './engine/rate-limit-api.js';
 
 // Settings
-export type { SessauthOptions, ResolvedOptions, RateSpec, SigningAlgorithm, RefreshTokenTransport } from './options/options.js';
+export type { SessauthOptions, ResolvedOptions, RateSpec, SigningAlgorithm, RefreshTokenTransport, DpopMode } from './options/options.js';
 export { resolveOptions } from './options/resolve-options.js';
 export { settingsFromEnv } from './options/settings-from-env.js';
 
@@ -18,6 +18,7 @@ export { settingsFromEnv } from './options/settings-from-env.js';
 export type { ErrorCode } from './errors/error-codes.js';
 export { ERROR_STATUS } from './errors/error-codes.js';
 export { SessauthError, StoreUnavailableError, SettingsError, RequestAbortedError, IntegrationError } from './errors/sessauth-error.js';
+export { DpopProofError, DpopBindingError } from './errors/dpop-error.js';
 export { StoreSchemaError, type StoreSchemaProblem } from './errors/store-schema-error.js';
 
 // The stores a host picks (the port itself is on `@sessauth/core/store`)

@@ -1,5 +1,7 @@
-import type { AuthContext, FreshnessRule, Sessauth, SetPassword } from '@sessauth/core';
+import type { AuthContext, AuthenticateInput, FreshnessRule, Sessauth, SetPassword } from '@sessauth/core';
 import type { SessauthRequest, SessauthResponse } from '@sessauth/core/adapter';
+import { fetchGuardInput } from './guard-input.js';
+import { pathOf } from './path-of.js';
 import { readFetchBody } from './read-fetch-body.js';
 
 /** The connection facts a runtime hands its fetch handler (Hono's `ConnInfo`, cut down). */
@@ -90,6 +92,7 @@ export function createFetchHandler<U>(auth: Sessauth<U>, options: FetchHandlerOp
       signal: request.signal,
     };
   };
+  const guardInput = (request: Request): AuthenticateInput => fetchGuardInput(request, options);
   // The events a call emitted run after it answers: on Workers they must outlive the response.
   const keepEvents = <T>(work: Promise<T>, ctx: WaitUntil | undefined): Promise<T> =>
     ctx === undefined ? work : work.finally(() => ctx.waitUntil(auth.eventsSettled()));
@@ -101,13 +104,13 @@ export function createFetchHandler<U>(auth: Sessauth<U>, options: FetchHandlerOp
       return response === null ? null : toResponse(response);
     },
     authenticate(request, ctx) {
-      return keepEvents(auth.authenticate({ authorization: authorizationValues(request.headers) }), ctx);
+      return keepEvents(auth.authenticate(guardInput(request)), ctx);
     },
     authenticateOptional(request, ctx) {
-      return keepEvents(auth.authenticateOptional({ authorization: authorizationValues(request.headers) }), ctx);
+      return keepEvents(auth.authenticateOptional(guardInput(request)), ctx);
     },
     async requireFresh(request, rule, ctx) {
-      const context = await keepEvents(auth.authenticate({ authorization: authorizationValues(request.headers) }), ctx);
+      const context = await keepEvents(auth.authenticate(guardInput(request)), ctx);
       auth.assertFresh(context, rule);
       return context;
     },
@@ -127,17 +130,6 @@ function headersOf(headers: Headers): Map<string, string[]> {
     map.set(name, [...(map.get(name) ?? []), value]);
   });
   return map;
-}
-
-/** The path and query of an absolute URL, without building a URL object. */
-function pathOf(url: string): string {
-  const slash = url.indexOf('/', url.indexOf('//') + 2);
-  return slash === -1 ? '/' : url.slice(slash);
-}
-
-function authorizationValues(headers: Headers): string[] | undefined {
-  const value = headers.get('authorization');
-  return value === null ? undefined : [value];
 }
 
 /** Each cookie gets its own `Set-Cookie` line (never one joined header). */

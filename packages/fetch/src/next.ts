@@ -1,5 +1,6 @@
 import { SessauthError, type AuthContext, type Sessauth } from '@sessauth/core';
 import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js';
+import { fetchGuardInput } from './guard-input.js';
 
 // No import from `next`: these are plain Fetch functions, which is what an App Router
 // route handler is, so the package needs no Next.js at install or at type-check time.
@@ -72,7 +73,8 @@ export async function getSession<U>(auth: SessauthSource<U>, source: Request | H
   if (authorization === null) return null;
   const engine = await engineOf(auth);
   try {
-    return await engine.authenticate({ authorization: [authorization] });
+    // A Request names its URI, so a DPoP token's proof can be checked; bare headers cannot.
+    return await engine.authenticate(isRequest(source) ? fetchGuardInput(source) : { authorization: [authorization] });
   } catch (error) {
     if (isNoSession(error)) return null;
     throw error;

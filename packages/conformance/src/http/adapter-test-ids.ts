@@ -85,6 +85,14 @@ export const ADAPTER_TEST_IDS = [
   'step-up/refresh-keeps-auth-time',
   'step-up/sensitive-actions-stale',
   'step-up/sensitive-actions-off',
+  // dpop-suite.ts
+  'dpop/bound-flow',
+  'dpop/stolen-refresh-token',
+  'dpop/stolen-access-token',
+  'dpop/proof-checks',
+  'dpop/hostile-proofs',
+  'dpop/required',
+  'dpop/off',
   // transport-suite.ts
   'transport/body',
   'transport/cookie',
