@@ -183,7 +183,13 @@ for (const [name, service, open] of SHARED) {
       const stolen = await send(b, 'POST', '/auth/refresh/', { dpop: refreshProof }, { refresh_token: refreshed.body.refresh_token });
       expect(stolen.status).toBe(401);
       expect(stolen.body.error_code).toBe('invalid_dpop_proof');
-      const owner = await send(b, 'POST', '/auth/refresh/', { dpop: await proof('POST', '/auth/refresh/') }, { refresh_token: refreshed.body.refresh_token });
+      const owner = await send(
+        b,
+        'POST',
+        '/auth/refresh/',
+        { dpop: await proof('POST', '/auth/refresh/') },
+        { refresh_token: refreshed.body.refresh_token },
+      );
       expect(owner.status).toBe(200);
     }, 60_000);
   });
