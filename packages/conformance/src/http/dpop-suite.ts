@@ -46,7 +46,7 @@ async function dpopGet(app: TestApp, who: LoggedIn, path: string, key: DpopKey, 
 }
 
 async function dpopRefresh(app: TestApp, who: LoggedIn, refreshToken: string, key: DpopKey | null): Promise<HttpResult> {
-  const headers = key === null ? {} : { dpop: await proofFor(app, key, 'POST', app.at('/refresh/')) };
+  const headers: Record<string, string> = key === null ? {} : { dpop: await proofFor(app, key, 'POST', app.at('/refresh/')) };
   return who.client.post(app.at('/refresh/'), { json: { refresh_token: refreshToken }, headers });
 }
 
