@@ -198,6 +198,7 @@ export const ADAPTER_TEST_IDS = [
   'keys/jwks',
   // mount-suite.ts
   'mount/cookie-flow',
+  'mount/dpop',
 ] as const;
 
 /** One test of the HTTP suite, e.g. `'csrf/origin'`. */

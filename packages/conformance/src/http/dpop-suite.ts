@@ -221,3 +221,26 @@ export function dpopSuite(kit: SuiteKit): void {
     expect((await alice.client.get('/me', { bearer: alice.access })).status).toBe(200);
   });
 }
+
+/**
+ * DPoP under a framework mount (the mount suite's, skipped with it where a runtime serves only at
+ * the root): a proof's `htu` names the full path the client sent, `/api/auth/login/`, as the
+ * adapter passes it; a proof naming the path without the mount is refused.
+ */
+export function mountedDpopTest(kit: SuiteKit, mount: string): void {
+  kit.test('mount/dpop', `mounted under ${mount}: DPoP proofs name the full path (login, refresh); one without the mount is refused`, async () => {
+    const app = await kit.start(ALLOWED, { mountPath: mount });
+    const { owner } = await keysOnce();
+    const unmounted = await app.client().post(app.at('/login/'), {
+      json: { username: 'alice', password: app.users.passwords.alice },
+      headers: { dpop: await proofFor(app, owner, 'POST', app.at('/login/').slice(mount.length)) },
+    });
+    expectBadProof(unmounted, 'a proof naming the path without the mount');
+    const alice = await dpopLogin(app, owner);
+    expect(alice.tokenType).toBe('DPoP');
+    expect((await dpopGet(app, alice, '/me', owner)).status).toBe(200);
+    const refreshed = await dpopRefresh(app, alice, alice.refresh, owner);
+    expect(refreshed.status, refreshed.text).toBe(200);
+    expect(field<TokenResponseBody>(refreshed.body, 'token_type')).toBe('DPoP');
+  });
+}
