@@ -2,7 +2,7 @@ import { HttpException, Inject, Injectable, type CanActivate, type ExecutionCont
 import type { Request, Response } from 'express';
 import type { Sessauth } from '@sessauth/core';
 import type { DemoUser } from '@sessauth/example-shared';
-import { authorizationValues } from '@sessauth/node-http';
+import { guardInput } from '@sessauth/node-http';
 import { SESSAUTH } from './sessauth.provider.js';
 
 /**
@@ -18,7 +18,7 @@ export class SessauthGuard implements CanActivate {
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
     try {
-      req.auth = await this.auth.authenticate({ authorization: authorizationValues(req) });
+      req.auth = await this.auth.authenticate(guardInput(this.auth, req, req.originalUrl));
       return true;
     } catch (error) {
       const answer = this.auth.errorResponse(error);

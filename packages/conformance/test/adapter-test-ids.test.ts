@@ -18,6 +18,7 @@ const TOPICS = [
   'logout/',
   'step-up/',
   'access-cookie/',
+  'dpop/',
   'transport/',
   'csrf/',
   'content-type/',

@@ -17,7 +17,7 @@ export type {
 } from './engine/instrumentation.js';
 
 // Settings
-export type { SessauthOptions, ResolvedOptions, RateSpec, SigningAlgorithm, RefreshTokenTransport } from './options/options.js';
+export type { SessauthOptions, ResolvedOptions, RateSpec, SigningAlgorithm, RefreshTokenTransport, DpopMode } from './options/options.js';
 export { resolveOptions } from './options/resolve-options.js';
 export { settingsFromEnv } from './options/settings-from-env.js';
 
@@ -25,6 +25,7 @@ export { settingsFromEnv } from './options/settings-from-env.js';
 export type { ErrorCode } from './errors/error-codes.js';
 export { ERROR_STATUS } from './errors/error-codes.js';
 export { SessauthError, StoreUnavailableError, SettingsError, RequestAbortedError, IntegrationError } from './errors/sessauth-error.js';
+export { DpopProofError, DpopBindingError } from './errors/dpop-error.js';
 export { StoreSchemaError, type StoreSchemaProblem } from './errors/store-schema-error.js';
 
 // The stores a host picks (the port itself is on `@sessauth/core/store`)

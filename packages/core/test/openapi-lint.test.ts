@@ -37,6 +37,7 @@ describe('the OpenAPI description under Redocly lint (recommended rules)', () =>
     ['body transport', {}],
     ['cookie transport', { refreshTokenTransport: 'cookie' as const }],
     ['both transports, another prefix, mounted under /api', { refreshTokenTransport: 'both' as const, prefix: '/v2/auth', mountPath: '/api' }],
+    ['DPoP required (the DPoP header, scheme and error)', { dpop: 'required' as const }],
   ])('%s: no errors and no warnings beyond the contract exceptions', async (_, settings) => {
     expect(await findings(openApiDocument(settings))).toEqual([]);
   });

@@ -67,6 +67,30 @@ describe('OpenAPI description', () => {
     expect(operationOf('/refresh', 'POST', '/auth', 'body').requestBody?.required).toBe(true);
   });
 
+  it('describes DPoP only when JWT_DPOP is on: the DPoP header, the DPoP scheme, invalid_dpop_proof, token_type', () => {
+    const off = openApiDocument();
+    expect(off.components.securitySchemes.dpopAuth).toBeUndefined();
+    expect(JSON.stringify(off.paths)).not.toContain('invalid_dpop_proof');
+    const on = openApiDocument({ dpop: 'allowed' });
+    expect(on.components.securitySchemes.dpopAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'DPoP' }));
+    for (const [path, method] of [
+      ['/login', 'post'],
+      ['/refresh', 'post'],
+      ['/sessions', 'get'],
+      ['/logout', 'post'],
+    ] as const) {
+      const op = on.paths[documentedPath('/auth', path)]?.[method];
+      expect(
+        op?.parameters?.map((p) => `${p.in}:${p.name}`),
+        path,
+      ).toContain('header:DPoP');
+      expect(codesAt(op as OperationObject, 401), path).toEqual(expect.arrayContaining(['invalid_dpop_proof']));
+    }
+    expect(on.paths[documentedPath('/auth', '/sessions')]?.get?.security).toEqual([{ bearerAuth: [] }, { dpopAuth: [] }]);
+    expect(on.components.schemas.TokenResponse?.properties?.token_type).toEqual(expect.objectContaining({ const: 'DPoP' }));
+    expect(on.components.schemas.TokenResponse?.required).not.toContain('token_type');
+  });
+
   it('describes the session list with the device name and expiry, and 429 with Retry-After', () => {
     const document = openApiDocument();
     const session = document.components.schemas.PublicSession;

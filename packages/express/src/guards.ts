@@ -50,7 +50,7 @@ export function getOptionalAuth<U>(_auth: Sessauth<U>, req: Request): AuthContex
 
 function guard<U>(auth: Sessauth<U>, check: (input: AuthenticateInput) => Promise<AuthContext<U> | null>): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    check(guardInput(auth, req)).then(
+    check(guardInput(auth, req, req.originalUrl)).then(
       (context) => {
         (req as Guarded)[CONTEXT] = context;
         if (context !== null) req.auth = context;

@@ -1,5 +1,7 @@
 import type { AuthContext, AuthenticateInput, FreshnessRule, Sessauth, SetPassword } from '@sessauth/core';
 import type { SessauthRequest, SessauthResponse } from '@sessauth/core/adapter';
+import { fetchGuardInput } from './guard-input.js';
+import { pathOf } from './path-of.js';
 import { readFetchBody } from './read-fetch-body.js';
 
 /** The connection facts a runtime hands its fetch handler (Hono's `ConnInfo`, cut down). */
@@ -93,13 +95,16 @@ export function createFetchHandler<U>(auth: Sessauth<U>, options: FetchHandlerOp
       signal: request.signal,
     };
   };
-  // The guard's input: the Authorization header, and only with the access-token cookie on and no
-  // such header, the request facts its cookie and CSRF check read.
+  // The guard's input: the Authorization header, and only when a setting needs more the request
+  // facts: DPoP's method and URI (JWT_DPOP), the access-token cookie's cookies and CSRF inputs
+  // (JWT_ACCESS_TOKEN_COOKIE, when no Authorization header came).
   const guardInput = (request: Request): AuthenticateInput => {
     const authorization = authorizationValues(request.headers);
-    if (!auth.options.accessTokenCookie || authorization !== undefined) return { authorization };
-    const { method, headers, peerAddress, secure: overTls } = translate(request, undefined);
-    return { authorization, request: { method, headers, peerAddress, secure: overTls } };
+    const dpop = auth.options.dpop !== 'off';
+    if (!dpop && (!auth.options.accessTokenCookie || authorization !== undefined)) return { authorization };
+    if (dpop && authorization !== undefined) return fetchGuardInput(request, options);
+    const { method, path, headers, peerAddress, secure: overTls } = translate(request, undefined);
+    return { authorization, request: { method, path, headers, peerAddress, secure: overTls } };
   };
   // The events a call emitted run after it answers: on Workers they must outlive the response.
   const keepEvents = <T>(work: Promise<T>, ctx: WaitUntil | undefined): Promise<T> =>
@@ -138,12 +143,6 @@ function headersOf(headers: Headers): Map<string, string[]> {
     map.set(name, [...(map.get(name) ?? []), value]);
   });
   return map;
-}
-
-/** The path and query of an absolute URL, without building a URL object. */
-function pathOf(url: string): string {
-  const slash = url.indexOf('/', url.indexOf('//') + 2);
-  return slash === -1 ? '/' : url.slice(slash);
 }
 
 function authorizationValues(headers: Headers): string[] | undefined {

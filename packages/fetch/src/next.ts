@@ -1,5 +1,6 @@
 import { SessauthError, type AuthContext, type GuardRequest, type Sessauth } from '@sessauth/core';
 import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js';
+import { fetchGuardInput } from './guard-input.js';
 
 // No import from `next`: these are plain Fetch functions, which is what an App Router
 // route handler is, so the package needs no Next.js at install or at type-check time.
@@ -75,7 +76,8 @@ export async function getSession<U>(auth: SessauthSource<U>, source: Request | H
   const engine = await engineOf(auth);
   if (authorization === null && !engine.options.accessTokenCookie) return null;
   try {
-    if (authorization !== null) return await engine.authenticate({ authorization: [authorization] });
+    // A Request names its URI, so a DPoP token's proof can be checked; bare headers cannot.
+    if (authorization !== null) return await engine.authenticate(isRequest(source) ? fetchGuardInput(source) : { authorization: [authorization] });
     return await engine.authenticateOptional({ authorization: undefined, request: guardRequestOf(source, headers) });
   } catch (error) {
     if (isNoSession(error)) return null;

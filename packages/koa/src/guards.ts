@@ -50,7 +50,7 @@ function guard<U, C extends AuthContext<U> | null>(auth: Sessauth<U>, check: (in
   return async (ctx, next) => {
     let context: C;
     try {
-      context = await check(guardInput(auth, ctx.req));
+      context = await check(guardInput(auth, ctx.req, ctx.originalUrl));
     } catch (error) {
       sendSessauthResponse(ctx, auth.errorResponse(error));
       return;

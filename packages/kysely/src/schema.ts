@@ -29,6 +29,8 @@ export interface SessauthSessionTable {
   /** JSON array of RFC 8176 method names; null: []. */
   amr: ColumnType<string | null, string | null | undefined, string | null>;
   acr: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The DPoP key thumbprint the session is bound to (migration 0005-session-dpop); null: not bound. */
+  dpop_jkt: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The fixed-window counters table (default name `sessauth_rate_limit`). */

@@ -5,17 +5,22 @@ import { authorizationValues } from './authorization-values.js';
 import { headersFromRawList } from './headers-from-raw-list.js';
 
 /**
- * What the guard reads of a Node request: the `Authorization` values, and, only with the
- * access-token cookie on (JWT_ACCESS_TOKEN_COOKIE), the rest of the request for its cookie and
- * CSRF check. Off, the hot path builds nothing more than before.
+ * What the guard reads of a Node request: the `Authorization` values, and, only when a setting
+ * needs more, the request itself: the access-token cookie (JWT_ACCESS_TOKEN_COOKIE, when no
+ * `Authorization` header came) for its cookie and CSRF check, DPoP (JWT_DPOP) for the proof's
+ * method and URI. `originalUrl` is the full path the client sent (Express's `req.originalUrl`,
+ * Koa's `ctx.originalUrl`, under any mount). With both settings off the hot path builds nothing
+ * more than the `Authorization` values.
  */
-export function guardInput(auth: Pick<Sessauth<unknown>, 'options'>, req: IncomingMessage): AuthenticateInput {
+export function guardInput(auth: Pick<Sessauth<unknown>, 'options'>, req: IncomingMessage, originalUrl?: string): AuthenticateInput {
   const authorization = authorizationValues(req);
-  if (!auth.options.accessTokenCookie || authorization !== undefined) return { authorization };
+  const { dpop, accessTokenCookie } = auth.options;
+  if (dpop === 'off' && (!accessTokenCookie || authorization !== undefined)) return { authorization };
   return {
     authorization,
     request: {
       method: req.method ?? 'GET',
+      path: originalUrl ?? req.url ?? '/',
       headers: headersFromRawList(req.rawHeaders),
       peerAddress: req.socket.remoteAddress ?? null,
       secure: (req.socket as TLSSocket).encrypted === true,

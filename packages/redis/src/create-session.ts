@@ -17,6 +17,7 @@ export function copyNewRecord(session: NewSession): SessionRecord {
     authTime: new Date((session.authTime ?? session.createdAt).getTime()),
     amr: [...(session.amr ?? [])],
     acr: session.acr ?? null,
+    ...((session.dpopJkt ?? null) === null ? {} : { dpopJkt: session.dpopJkt }),
   };
 }
 

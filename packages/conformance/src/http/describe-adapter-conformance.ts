@@ -19,6 +19,7 @@ import { loginSuite } from './login-suite.js';
 import { logoutSuite } from './logout-suite.js';
 import { mountSuite } from './mount-suite.js';
 import { stepUpSuite } from './step-up-suite.js';
+import { dpopSuite } from './dpop-suite.js';
 import { oneAnswerSuite } from './one-answer-suite.js';
 import { openApiViolations } from './openapi/openapi-check.js';
 import { recordResponsesOf, stopRecording, type RecordedResponse } from './openapi/response-recorder.js';
@@ -115,6 +116,7 @@ export function describeAdapterConformance(name: string, input: AdapterConforman
     logoutSuite(kit);
     stepUpSuite(kit);
     accessCookieSuite(kit);
+    dpopSuite(kit);
     transportSuite(kit);
     csrfSuite(kit);
     contentTypeSuite(kit);

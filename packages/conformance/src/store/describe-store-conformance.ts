@@ -15,6 +15,7 @@ import { renameCases } from './cases/rename-cases.js';
 import { unicodeCases } from './cases/unicode-cases.js';
 import { verifyCases } from './cases/verify-cases.js';
 import { stepUpCases } from './cases/step-up-cases.js';
+import { dpopCases } from './cases/dpop-cases.js';
 import { expectAuthenticationFields } from './session-fixtures.js';
 import type { StoreCaseContext } from './store-case-context.js';
 
@@ -51,6 +52,7 @@ export type StoreTestId =
   | 'touch'
   | 'rename'
   | 'step-up'
+  | 'dpop'
   | 'purge'
   | 'cap'
   | 'admin'
@@ -83,6 +85,7 @@ const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseCo
   ['touch', 'touchSession', touchCases],
   ['rename', 'renameSession', renameCases],
   ['step-up', 'recordStepUp (RFC 9470 freshness)', stepUpCases, 'step-up'],
+  ['dpop', 'the DPoP key binding (dpopJkt)', dpopCases],
   ['purge', 'purgeExpired', purgeCases],
   ['cap', 'maxActiveSessions on createSession', capCases],
   ['admin', 'listSessionsForAdmin', adminCases, 'admin-listing'],

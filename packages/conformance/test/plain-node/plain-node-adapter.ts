@@ -37,7 +37,8 @@ export function writeSessauthResponse(res: ServerResponse, response: SessauthRes
 
 /**
  * The guard's input: every `Authorization` value (two of them fail closed in the core), and the
- * request itself, which the core reads only for the access-token cookie (JWT_ACCESS_TOKEN_COOKIE).
+ * request itself, which the core reads only for DPoP's proof (JWT_DPOP: method, path, headers)
+ * and the access-token cookie (JWT_ACCESS_TOKEN_COOKIE).
  */
 export function authorizationOf(req: IncomingMessage): AuthenticateInput {
   const values: string[] = [];

@@ -8,6 +8,7 @@ import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request
 import { refreshSession } from '../sessions/refresh-session.js';
 import { checkTokenEndpointRequest } from './token-endpoint-checks.js';
 import { tokenResponse } from './token-response.js';
+import { dpopProofOf, recordDpopProof } from './dpop-request.js';
 import { joinedHeader, soleValue } from '../http/request-headers.js';
 
 /** Outcomes after which the refresh cookie is useless: clear it. */
@@ -26,9 +27,13 @@ async function refresh<U>(engine: Engine<U>, request: SessauthRequest): Promise<
   const { cookies, clientIp } = await checkTokenEndpointRequest(engine, request, 'refresh');
   const body = await readJsonObject(request, engine.options.maxBodyBytes);
   const token = presentedRefreshToken(engine, body, cookies);
+  // JWT_DPOP: a proof, when sent, is verified and recorded; the session domain compares its key
+  // with the refresh token's binding before the store is asked anything.
+  const proof = engine.options.dpop === 'off' ? null : await dpopProofOf(engine, request);
+  if (proof !== null) await recordDpopProof(engine, proof);
   try {
     const client = { ipAddress: clientIp, userAgent: joinedHeader(request.headers, 'user-agent') };
-    return tokenResponse(engine, await refreshSession(engine, token, client));
+    return tokenResponse(engine, await refreshSession(engine, token, client, { jkt: proof?.jkt ?? null }));
   } catch (error) {
     const cookieMode = engine.options.refreshTokenTransport !== 'body';
     if (cookieMode && error instanceof SessauthError && DEAD_SESSION.has(error.code)) {

@@ -15,6 +15,8 @@ export function tokenResponse<U>(
 ): SessauthResponse {
   const { options } = engine;
   const body: Record<string, string> = { access_token: issued.accessToken, ...extra.body };
+  // RFC 9449 s5: a bound session's tokens are DPoP tokens; an unbound answer is unchanged.
+  if (issued.dpopJkt !== undefined) body.token_type = 'DPoP';
   const setCookies = [...(extra.setCookies ?? [])];
   if (options.refreshTokenTransport !== 'cookie') body.refresh_token = issued.refreshToken;
   if (options.refreshTokenTransport !== 'body') {

@@ -1,7 +1,7 @@
 import { ERROR_STATUS, type ErrorCode } from '../errors/error-codes.js';
 import { ENDPOINTS } from '../endpoints/endpoints.js';
 import { mountedCookiePath } from '../http/mount-path.js';
-import type { RefreshTokenTransport } from '../options/options.js';
+import type { DpopMode, RefreshTokenTransport } from '../options/options.js';
 import { ROUTE_DOCS, type DocSettings, type ErrorCase, type RouteDoc } from './route-docs.js';
 import type {
   HeaderObject,
@@ -40,6 +40,8 @@ export interface OpenApiSettings {
   readonly accessCookieName?: string;
   /** Whether `POST {prefix}/login/` exists (false: an engine without an authenticator). @default true */
   readonly loginRoute?: boolean;
+  /** JWT_DPOP: on, the `DPoP` proof header, the `DPoP` scheme and `invalid_dpop_proof` are described. @default 'off' */
+  readonly dpop?: DpopMode;
 }
 
 const header = (name: string): Reference => ({ $ref: `#/components/headers/${name}` });
@@ -60,6 +62,7 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
     refreshCookiePath: mountedCookiePath(settings.refreshCookiePath ?? `${prefix}/refresh/`, prefix, mount),
     csrfCookieName: settings.csrfCookieName ?? 'csrftoken',
     accessCookieName: settings.accessTokenCookie === true ? (settings.accessCookieName ?? 'access_token') : null,
+    dpop: settings.dpop ?? 'off',
   };
   const paths: Record<string, PathItem> = {};
   const ids = new Set<string>();
@@ -105,7 +108,10 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
         InternalError: errorResponse(['internal_error'], {}),
       },
       headers: HEADERS,
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT (typ at+jwt)' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT (typ at+jwt)' },
+        ...(doc.dpop === 'off' ? {} : { dpopAuth: DPOP_SCHEME }),
+      },
     },
   };
 }
@@ -122,11 +128,13 @@ function camelCase(text: string): string {
 }
 
 function operation(id: string, path: string, doc: RouteDoc, s: DocSettings): OperationObject {
+  const readsProof = s.dpop !== 'off' && (doc.bearer || doc.dpopProof === true);
   const parameters: ParameterObject[] = [
     ...(path.includes('{id}')
       ? [{ name: 'id', in: 'path' as const, required: true, description: 'A session id.', schema: { type: 'string' as const } }]
       : []),
     ...(doc.reads?.(s) ?? []).map((r) => ({ ...r, required: false, schema: { type: 'string' as const } })),
+    ...(readsProof ? [dpopParameter(s.dpop)] : []),
   ];
   const body = doc.requestBody?.(s);
   const success = doc.success(s);
@@ -141,7 +149,7 @@ function operation(id: string, path: string, doc: RouteDoc, s: DocSettings): Ope
       ...(success.setCookies.length > 0 ? { 'x-set-cookies': success.setCookies } : {}),
     },
   };
-  for (const [status, codes] of byStatus(doc.errors(s))) {
+  for (const [status, codes] of byStatus(readsProof ? [...doc.errors(s), 'invalid_dpop_proof'] : doc.errors(s))) {
     const setCookies = status === 401 ? (doc.errorSetCookies?.(s) ?? []) : [];
     responses[String(status)] = errorResponse(
       codes,
@@ -158,7 +166,7 @@ function operation(id: string, path: string, doc: RouteDoc, s: DocSettings): Ope
     summary: doc.summary,
     description: doc.description,
     // A public operation says so (`security: []`), rather than leaving it to a default.
-    security: doc.bearer ? [{ bearerAuth: [] }] : [],
+    security: doc.bearer ? [{ bearerAuth: [] }, ...(s.dpop === 'off' ? [] : [{ dpopAuth: [] }])] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body === undefined ? {} : { requestBody: { required: body.required, content: { 'application/json': { schema: ref(body.schema) } } } }),
     responses,
@@ -183,6 +191,28 @@ function errorResponse(codes: readonly ErrorCode[], headers: Record<string, Refe
     // Every error body is an ErrorResponse; this answer narrows its code to the ones it can carry.
     content: { 'application/json': { schema: { allOf: [ref('ErrorResponse'), { properties: { error_code: { enum: codes } } }] } } },
     ...(setCookies.length > 0 ? { 'x-set-cookies': setCookies } : {}),
+  };
+}
+
+// RFC 9449 s7.1: `Authorization: DPoP <access token>` with a proof (the scheme of a bound session).
+const DPOP_SCHEME = {
+  type: 'http',
+  scheme: 'DPoP',
+  bearerFormat: 'JWT (typ at+jwt) bound to a key by cnf.jkt; each request also carries a DPoP proof (RFC 9449)',
+} as const;
+
+function dpopParameter(mode: DpopMode): ParameterObject {
+  return {
+    name: 'DPoP',
+    in: 'header',
+    required: false,
+    description:
+      'A DPoP proof (RFC 9449 s4): a JWS of `typ` dpop+jwt signed with ES256, EdDSA, RS256 or PS256 by the key in its `jwk` header, ' +
+      'claiming `jti`, `htm`, `htu` (this URI, no query), `iat` (within 60 seconds) and, with an access token, `ath`. ' +
+      'At login it binds the session to the key (answer `token_type: "DPoP"`); a bound session needs one by that key on every refresh and guarded request. ' +
+      'A bad one: 401 invalid_dpop_proof with `WWW-Authenticate: DPoP error="invalid_dpop_proof"`.' +
+      (mode === 'required' ? ' JWT_DPOP=required: every login, refresh and guarded request needs one.' : ''),
+    schema: { type: 'string' },
   };
 }
 

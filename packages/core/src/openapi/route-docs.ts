@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../errors/error-codes.js';
-import type { RefreshTokenTransport } from '../options/options.js';
+import type { DpopMode, RefreshTokenTransport } from '../options/options.js';
 import type { RouteName } from '../endpoints/endpoints.js';
 
 /** The settings a description depends on. */
@@ -10,6 +10,8 @@ export interface DocSettings {
   readonly csrfCookieName: string;
   /** The access-token cookie's name when JWT_ACCESS_TOKEN_COOKIE is on, else null. */
   readonly accessCookieName: string | null;
+  /** JWT_DPOP: on (`allowed`, `required`), login, refresh and every guarded route read a `DPoP` proof. */
+  readonly dpop: DpopMode;
 }
 
 /** An error an operation can answer; the status defaults to the code's in `ERROR_STATUS`. */
@@ -37,6 +39,8 @@ export interface RouteDoc {
   readonly reads?: (s: DocSettings) => readonly { readonly in: 'cookie' | 'header'; readonly name: string; readonly description: string }[];
   readonly success: (s: DocSettings) => SuccessDoc;
   readonly errors: (s: DocSettings) => readonly ErrorCase[];
+  /** Reads a `DPoP` proof when JWT_DPOP is on (login and refresh; every `bearer` route does too). */
+  readonly dpopProof?: boolean;
   /** Cookies an error answer may set (the refresh cookie cleared after a dead session). */
   readonly errorSetCookies?: (s: DocSettings) => readonly string[];
 }
@@ -124,6 +128,7 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
     bearer: false,
     requestBody: () => ({ schema: 'PasswordLoginRequest', required: true }),
     reads: csrfReads,
+    dpopProof: true,
     success: tokens,
     errors: (s) => [...tokenPrechecks(s), 'login_busy', 'invalid_credentials', 'invalid_user'],
   },
@@ -132,6 +137,7 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
     description: 'A refresh token used twice revokes its session (401 token_reuse_detected).',
     bearer: false,
     requestBody: (s) => ({ schema: 'RefreshRequest', required: s.transport !== 'cookie' }),
+    dpopProof: true,
     reads: (s) => [
       ...(cookieMode(s)
         ? [

@@ -42,10 +42,19 @@ export function errorBodySchema(codes: readonly ErrorCode[]): JsonSchema {
 
 /** The token pair: the refresh token is in the body in `body` and `both` transport, never in `cookie`. */
 function tokenResponseSchema(transport: RefreshTokenTransport): JsonSchema {
-  const schema = objectSchema<TokenResponseBody>({
-    access_token: { type: 'string', description: 'The access JWT (`typ` at+jwt), sent as `Authorization: Bearer <token>`.' },
-    refresh_token: { type: 'string', description: 'The refresh JWT (`typ` rt+jwt).' },
-  });
+  const schema = objectSchema<TokenResponseBody>(
+    {
+      access_token: { type: 'string', description: 'The access JWT (`typ` at+jwt), sent as `Authorization: Bearer <token>`.' },
+      refresh_token: { type: 'string', description: 'The refresh JWT (`typ` rt+jwt).' },
+      token_type: {
+        type: 'string',
+        const: 'DPoP',
+        description:
+          'Only for a session bound to a DPoP key (JWT_DPOP, RFC 9449 s5): send the access token as `Authorization: DPoP <token>` with a proof.',
+      },
+    },
+    { optional: ['token_type'] },
+  );
   if (transport !== 'cookie') return schema;
   const { refresh_token: _inCookie, ...properties } = schema.properties ?? {};
   return { ...schema, properties, required: ['access_token'] };
@@ -118,8 +127,11 @@ export function componentSchemas(transport: RefreshTokenTransport): Record<strin
       { additionalProperties: true },
     ),
     ReauthenticateResponse: objectSchema<ReauthenticateResponseBody>(
-      { access_token: { type: 'string', description: 'Carries `auth_time` (RFC 9068); the refresh token is unchanged.' } },
-      { description: 'A fresh access token for the same session.' },
+      {
+        access_token: { type: 'string', description: 'Carries `auth_time` (RFC 9068); the refresh token is unchanged.' },
+        token_type: { type: 'string', const: 'DPoP', description: 'Only for a session bound to a DPoP key (JWT_DPOP, RFC 9449).' },
+      },
+      { description: 'A fresh access token for the same session.', optional: ['token_type'] },
     ),
     Jwks: objectSchema<PublicJwks>({ keys: { type: 'array', items: ref('Jwk') } }),
     Jwk: objectSchema<PublicJwk>(

@@ -35,6 +35,9 @@ export const SIGNING_ALGORITHMS: readonly SigningAlgorithm[] = [
 
 export type RefreshTokenTransport = 'body' | 'cookie' | 'both';
 
+/** JWT_DPOP: whether sessions may (`allowed`) or must (`required`) be bound to a DPoP key (RFC 9449). */
+export type DpopMode = 'off' | 'allowed' | 'required';
+
 /**
  * Everything that shapes behaviour, as a typed object. Names mirror the `JWT_*`
  * environment settings (`settingsFromEnv` maps one onto the other). Validated once by
@@ -215,6 +218,13 @@ export interface SessauthOptions {
    * ago; a staler one is 401 `insufficient_user_authentication` (RFC 9470). 0: off. @default 0
    */
   sensitiveActionMaxAgeSeconds?: number;
+  /**
+   * JWT_DPOP. DPoP (RFC 9449) for token clients: `allowed` binds a session whose login carries a
+   * valid `DPoP` proof to that key (its access tokens then need `Authorization: DPoP` and a fresh
+   * proof on every request, its refresh a proof by the same key); `required` also refuses a login,
+   * refresh or guarded request without one. `off` reads no proof. See docs/dpop.md. @default 'off'
+   */
+  dpop?: DpopMode;
   /** JWT_AUTH_PREFIX. Where the endpoints live. @default '/auth' */
   prefix?: string;
   /** JWT_ADMIN_PREFIX. Where the admin listing lives. @default '/admin/sessauth/session' */

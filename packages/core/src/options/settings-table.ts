@@ -229,6 +229,11 @@ export const SETTINGS = {
     doc: 'the password change and both bulk logouts need a login or re-authentication at most this old (RFC 9470 step-up)',
     kind: int(0, 0, YEAR, '0 (off)'),
   },
+  dpop: {
+    env: 'JWT_DPOP',
+    doc: 'DPoP (RFC 9449) key-bound tokens: `off`, `allowed` (a login with a `DPoP` proof binds its session) or `required`',
+    kind: oneOf(['off', 'allowed', 'required'], 'off'),
+  },
   adminPrefix: {
     env: 'JWT_ADMIN_PREFIX',
     doc: 'where the read-only admin listing lives',

@@ -37,6 +37,8 @@ function copy(record: SessionRecord): StoredSession {
     authTime: new Date((record.authTime ?? record.createdAt).getTime()),
     amr: [...(record.amr ?? [])],
     acr: record.acr ?? null,
+    // Named only on a bound session, as every store reads it back.
+    ...((record.dpopJkt ?? null) === null ? {} : { dpopJkt: record.dpopJkt }),
   };
 }
 

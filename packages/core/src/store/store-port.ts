@@ -37,6 +37,12 @@ export interface SessionRecord {
   readonly amr?: readonly string[];
   /** The authentication context class reached then, when the host names one; null: none. */
   readonly acr?: string | null;
+  /**
+   * The RFC 7638 SHA-256 thumbprint (base64url) of the DPoP key this session is bound to
+   * (JWT_DPOP, RFC 9449), set at login and never changed; null or absent: not bound (every
+   * session before DPoP, and every session of a host that leaves it off).
+   */
+  readonly dpopJkt?: string | null;
 }
 
 /** What login hands to `createSession` (a new session has no name yet). */

@@ -46,6 +46,7 @@ export const MIGRATION_COLUMNS: Readonly<Record<string, readonly TableColumns[]>
   '0002-create-rate-limit': [{ table: 'rateLimit', columns: ['counter_key', 'count', 'reset_at'] }],
   '0003-session-name': [{ table: 'session', columns: ['name'] }],
   '0004-session-authentication': [{ table: 'session', columns: ['auth_time', 'amr', 'acr'] }],
+  '0005-session-dpop': [{ table: 'session', columns: ['dpop_jkt'] }],
 };
 
 /** One expected column and the migration that brings it. */

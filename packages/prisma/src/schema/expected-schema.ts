@@ -32,6 +32,7 @@ export const SCHEMA_STEPS: ReadonlyArray<readonly [step: string, role: TableRole
   ['0002-create-rate-limit', 'rateLimit', ['counter_key', 'count', 'reset_at']],
   ['0003-session-name', 'session', ['name']],
   ['0004-session-authentication', 'session', ['auth_time', 'amr', 'acr']],
+  ['0005-session-dpop', 'session', ['dpop_jkt']],
 ];
 
 export interface ExpectedColumn {
