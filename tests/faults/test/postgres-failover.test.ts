@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { UNAVAILABLE_BODY } from '../src/checker.js';
 import { newServerSettings, startExampleServer, type ExampleServer, type ServerSettings } from '../src/example-server.js';
 import { failoverRound, type FailoverShape } from '../src/postgres-cluster/failover-round.js';
-import { addLosses, NO_LOSS, nonLossViolations, percentile, type LossCount } from '../src/postgres-cluster/loss-count.js';
+import { addLosses, judgedViolations, NO_LOSS, percentile, writesLost, type LossCount } from '../src/postgres-cluster/loss-count.js';
 import { findPostgresBinaries } from '../src/postgres-cluster/postgres-binaries.js';
 import { PostgresPair, type ReplicationSettings } from '../src/postgres-cluster/postgres-pair.js';
 import { sleep } from '../src/load.js';
@@ -109,8 +109,8 @@ describe('PostgreSQL failover: the store follows a promoted standby, and the syn
     const blocked = await send(server.baseUrl, { method: 'POST', path: '/auth/login/', json: user, ip }, 60_000);
     expect(blocked.status, blocked.body).toBe(503);
     expect(JSON.parse(blocked.body)).toEqual(UNAVAILABLE_BODY);
-    // The store's budget bounds the wait (the checker's bound: the deadline plus one second).
-    expect(blocked.end - blocked.start).toBeLessThanOrEqual(SQL_DEADLINE_MS + 1000);
+    // Answered while the standby is still down: the store's deadline, not the standby's return, ended the wait.
+    expect(pair.standby.running).toBe(false);
     await pair.restartStandby();
     let login = await send(server.baseUrl, { method: 'POST', path: '/auth/login/', json: user, ip }, 60_000);
     for (let i = 0; i < 50 && login.status !== 200; i += 1) {
@@ -144,8 +144,10 @@ describe('PostgreSQL failover: the store follows a promoted standby, and the syn
           promoted.push(report.promotedAfterMs);
           healed.push(report.healedAfterMs);
           for (const [status, count] of Object.entries(report.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
-          const judged = cell.losesNothing ? report.violations : nonLossViolations(report.violations);
-          for (const v of judged.slice(0, 10)) failures.push(`failover ${rounds + 1}: ${v.rule}: ${v.detail}`);
+          for (const v of judgedViolations(report.violations).slice(0, 10)) failures.push(`failover ${rounds + 1}: ${v.rule}: ${v.detail}`);
+          // The store reconnected without a restart: a login and a guarded read succeeded after the heal.
+          if (report.recoveryMs === null) failures.push(`failover ${rounds + 1}: no login and guarded read succeeded after the heal`);
+          if (report.outageAfterRecovery > 0) failures.push(`failover ${rounds + 1}: ${report.outageAfterRecovery} answers 503 after the recovery`);
           if (report.servedByStandby > 0)
             failures.push(`failover ${rounds + 1}: ${report.servedByStandby} answers served while only the standby was up`);
         }
@@ -158,7 +160,7 @@ describe('PostgreSQL failover: the store follows a promoted standby, and the syn
           `healthy refresh p50 ${percentile(refreshMs, 0.5)} ms p99 ${percentile(refreshMs, 0.99)} ms (${refreshMs.length})`,
           `promoted ${percentile(promoted, 0.5)} ms, standby rebuilt ${percentile(healed, 0.5)} ms after the kill (medians)`,
           `writes back after ${percentile(outages, 0.5)} ms median, ${Math.max(...outages)} ms max`,
-          `recovered ${Math.max(...recoveries)} ms max after the heal`,
+          `recovered ${percentile(recoveries, 0.5)} ms median, ${Math.max(...recoveries)} ms max after the heal`,
           Object.entries(statuses)
             .map(([status, count]) => `${status}:${count}`)
             .join(' '),
@@ -166,7 +168,7 @@ describe('PostgreSQL failover: the store follows a promoted standby, and the syn
         console.log(summary);
         expect(failures, `the server's last lines:\n${server.output.slice(-10).join('\n')}`).toEqual([]);
         expect(rounds).toBe(FAILOVERS);
-        if (cell.losesNothing) expect(losses).toEqual(NO_LOSS);
+        if (cell.losesNothing) expect(writesLost(losses)).toEqual(writesLost(NO_LOSS));
         expect(server.exit()).toBeNull();
       },
       (SOAK ? 60_000 : 45_000) * FAILOVERS + 60_000,
