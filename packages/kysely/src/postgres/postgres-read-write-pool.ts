@@ -22,6 +22,8 @@ export interface ReadWritePoolOptions {
 /** No host gave a connection of the kind asked for; `cause` is the last host's reason. */
 export class NoWritableHostError extends Error {
   override readonly name = 'NoWritableHostError';
+  /** Shown as `driver_code` in the `store_unavailable` log line (before the last host's own reason). */
+  readonly code = 'NO_WRITABLE_HOST';
 }
 
 /**
