@@ -21,6 +21,7 @@ import type { Sessauth, SessauthConfig } from './sessauth.js';
 import type { AdminCapability, Engine } from '../endpoints/engine.js';
 import { IntegrationError } from '../errors/sessauth-error.js';
 import { createTokenService } from '../tokens/token-service.js';
+import { startTransmitter, type Transmitter } from './start-transmitter.js';
 
 /**
  * Builds the engine once: options validated (a bad setting throws a `SettingsError`
@@ -36,6 +37,8 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     : resolveOptions(config.options, config.logger === undefined ? {} : { logger: config.logger });
   const clock = config.clock ?? systemClock;
   const logger = config.logger ?? consoleLogger;
+  const tokens = await createTokenService(options, clock);
+  const transmitter: Transmitter | null = options.ssfTransmitter ? startTransmitter({ options, store: config.store, tokens, clock, logger }) : null;
   const engine: Engine<U> = {
     options,
     // The memory store answers in the same turn: a batch could only add a wait (measured in
@@ -47,7 +50,8 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     rateLimitStore: config.rateLimitStore ?? new MemoryRateLimitStore(),
     geolocation: config.geolocation ?? null,
     admin: adminCapability(config),
-    tokens: await createTokenService(options, clock),
+    tokens,
+    securityEvents: transmitter?.writer ?? null,
     trustedProxies: parseCidrs(options.trustedProxyCidrs),
     clock,
     logger,
@@ -58,7 +62,11 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
   checkPasswordHasher(config.authenticator?.passwordHasher, logger, config.allowWeakPasswordHasher === true);
   return {
     options,
-    openApiSettings: { ...options, loginRoute: engine.authenticator !== null },
+    openApiSettings: {
+      ...options,
+      loginRoute: engine.authenticator !== null,
+      ssfStreamEndpoints: options.ssfTransmitter && engine.admin !== null,
+    },
     handle: (request) => handleRequest(engine, request),
     handles: (target, mountPath) => isOurPath(options, target, engine.admin !== null, mountPath),
     authenticate: (input) => authenticateBearer(engine, input),
@@ -72,6 +80,7 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     on: (name, handler) => engine.events.on(name, handler),
     purgeExpired: () => engine.store.purgeExpired(clock.now()),
     eventsSettled: () => engine.events.settled(),
+    ...(transmitter === null ? {} : { securityEvents: transmitter.control }),
   };
 }
 

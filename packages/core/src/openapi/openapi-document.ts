@@ -36,6 +36,10 @@ export interface OpenApiSettings {
   readonly mountPath?: string;
   /** Whether `POST {prefix}/login/` exists (false: an engine without an authenticator). @default true */
   readonly loginRoute?: boolean;
+  /** Whether the Shared Signals transmitter is on (JWT_SSF_TRANSMITTER): its metadata path. @default false */
+  readonly ssfTransmitter?: boolean;
+  /** Whether its admin stream endpoints are served (the transmitter on and the admin listing configured). @default false */
+  readonly ssfStreamEndpoints?: boolean;
 }
 
 const header = (name: string): Reference => ({ $ref: `#/components/headers/${name}` });
@@ -61,6 +65,10 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
   for (const entry of ENDPOINTS) {
     // The password step-up checks a password through the same authenticator: no login, no re-authentication.
     if ((entry.route === 'login' || entry.route === 'reauthenticate') && settings.loginRoute === false) continue;
+    // Off by default: a host without the transmitter gets the description it always had.
+    if (entry.route === 'ssf-configuration' && settings.ssfTransmitter !== true) continue;
+    if ((entry.route === 'ssf-streams' || entry.route === 'ssf-status' || entry.route === 'ssf-verify') && settings.ssfStreamEndpoints !== true)
+      continue;
     const method = entry.method.toLowerCase() as HttpMethodKey;
     // One route on two paths (the JWK set) needs two operation ids.
     let id = camelCase(entry.route);
@@ -126,7 +134,7 @@ function operation(id: string, path: string, doc: RouteDoc, s: DocSettings): Ope
   const body = doc.requestBody?.(s);
   const success = doc.success(s);
   const responses: Record<string, ResponseObject | Reference> = {
-    '200': {
+    [String(success.status ?? 200)]: {
       description: success.description,
       headers: {
         ...(success.cacheable ? { 'Cache-Control': header('PublicCacheControl') } : NO_STORE_HEADERS),
