@@ -13,7 +13,7 @@ import type {
   Reference,
   ResponseObject,
 } from './openapi-types.js';
-import { componentSchemas } from './wire-schemas.js';
+import { ssfSchemas, componentSchemas } from './wire-schemas.js';
 import { ref } from './json-schema.js';
 
 /** The settings the description depends on; a `ResolvedOptions` (`auth.options`) fits. */
@@ -101,7 +101,10 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
     'x-sessauth': { prefix, refreshTokenTransport: doc.transport },
     paths,
     components: {
-      schemas: componentSchemas(doc.transport),
+      schemas: {
+        ...componentSchemas(doc.transport),
+        ...ssfSchemas(settings.ssfTransmitter === true, settings.ssfStreamEndpoints === true),
+      },
       responses: {
         NotFound: errorResponse(['not_found'], {}),
         MethodNotAllowed: errorResponse(['method_not_allowed'], { Allow: header('Allow') }),
@@ -115,7 +118,8 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
 
 /** The contract's paths end in a slash (optional on the wire); a file name such as `jwks.json` does not. */
 export function documentedPath(prefix: string, path: string): string {
-  return path.slice(path.lastIndexOf('/')).includes('.') ? `${prefix}${path}` : `${prefix}${path}/`;
+  // A file name (jwks.json) and a well-known name (RFC 8615: ssf-configuration) take no slash.
+  return path.slice(path.lastIndexOf('/')).includes('.') || path.startsWith('/.well-known/') ? `${prefix}${path}` : `${prefix}${path}/`;
 }
 
 /** `logout-all` → `logoutAll`. */

@@ -121,6 +121,38 @@ export function componentSchemas(transport: RefreshTokenTransport): Record<strin
       { access_token: { type: 'string', description: 'Carries `auth_time` (RFC 9068); the refresh token is unchanged.' } },
       { description: 'A fresh access token for the same session.' },
     ),
+    Jwks: objectSchema<PublicJwks>({ keys: { type: 'array', items: ref('Jwk') } }),
+    Jwk: objectSchema<PublicJwk>(
+      {
+        kty: { type: 'string', enum: ['RSA', 'EC', 'OKP'] },
+        kid: { type: 'string' },
+        alg: { type: 'string' },
+        use: { const: 'sig' },
+        n: { type: 'string' },
+        e: { type: 'string' },
+        crv: { type: 'string' },
+        x: { type: 'string' },
+        y: { type: 'string' },
+      },
+      { optional: ['n', 'e', 'crv', 'x', 'y'] },
+    ),
+  };
+}
+
+/**
+ * The Shared Signals transmitter's schemas (JWT_SSF_TRANSMITTER): the metadata when it is on,
+ * the stream endpoints' when they are served too. Nothing when off: the description of a host
+ * without the transmitter stays what it was.
+ */
+export function ssfSchemas(transmitter: boolean, streamEndpoints: boolean): Record<string, JsonSchema> {
+  return {
+    ...(transmitter ? ssfMetadataSchemas() : {}),
+    ...(streamEndpoints ? ssfStreamSchemas() : {}),
+  };
+}
+
+function ssfMetadataSchemas(): Record<string, JsonSchema> {
+  return {
     SsfConfiguration: {
       type: 'object',
       description: 'OpenID SSF 1.0 Transmitter Configuration Metadata.',
@@ -144,6 +176,11 @@ export function componentSchemas(transport: RefreshTokenTransport): Record<strin
         'verification_endpoint',
       ],
     },
+  };
+}
+
+function ssfStreamSchemas(): Record<string, JsonSchema> {
+  return {
     SsfStream: {
       type: 'object',
       description: 'An SSF stream configuration (the receiver credential is never shown).',
@@ -174,20 +211,5 @@ export function componentSchemas(transport: RefreshTokenTransport): Record<strin
       properties: { stream_id: { type: 'string' }, state: { type: 'string', maxLength: 256 } },
       required: ['stream_id'],
     },
-    Jwks: objectSchema<PublicJwks>({ keys: { type: 'array', items: ref('Jwk') } }),
-    Jwk: objectSchema<PublicJwk>(
-      {
-        kty: { type: 'string', enum: ['RSA', 'EC', 'OKP'] },
-        kid: { type: 'string' },
-        alg: { type: 'string' },
-        use: { const: 'sig' },
-        n: { type: 'string' },
-        e: { type: 'string' },
-        crv: { type: 'string' },
-        x: { type: 'string' },
-        y: { type: 'string' },
-      },
-      { optional: ['n', 'e', 'crv', 'x', 'y'] },
-    ),
   };
 }
