@@ -110,10 +110,10 @@ describe('Shared Signals transmitter: refused at start-up when misconfigured', (
     const plain = { ...base, ssfReceivers: [{ streamId: 'r1', endpointUrl: 'http://receiver.example/events', audience: 'x' }] };
     expect(settingsError(() => resolveOptions(plain)).setting).toBe('JWT_SSF_RECEIVERS');
     const broken = {
+      ...settingsFromEnv({ JWT_SSF_RECEIVERS: '[{"streamId":' }),
       secretKey: 'a-test-secret-that-is-long-enough-for-hs256!',
       issuer: 'i',
       audience: 'a',
-      ...settingsFromEnv({ JWT_SSF_RECEIVERS: '[{"streamId":' }),
     };
     expect(settingsError(() => resolveOptions(broken)).setting).toBe('JWT_SSF_RECEIVERS');
     const header = {
@@ -129,7 +129,7 @@ describe('Shared Signals transmitter: refused at start-up when misconfigured', (
         { streamId: 'r1', endpointUrl: 'https://r.example/events', audience: 'https://r.example', events: ['session-revoked'] },
       ]),
     });
-    const receivers = resolveOptions({ secretKey: 'a-test-secret-that-is-long-enough-for-hs256!', issuer: 'i', audience: 'a', ...read }).ssfReceivers;
+    const receivers = resolveOptions({ ...read, secretKey: 'a-test-secret-that-is-long-enough-for-hs256!', issuer: 'i', audience: 'a' }).ssfReceivers;
     expect(receivers).toEqual([
       { streamId: 'r1', endpointUrl: 'https://r.example/events', audience: 'https://r.example', events: ['session-revoked'] },
     ]);
