@@ -58,8 +58,14 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     events: new EventBus(logger, config.events),
     stampDigest: await createStampDigest(options.securityStampKey),
   };
-  await checkStoreSchemas({ session: config.store, rateLimit: config.rateLimitStore }, logger);
-  checkPasswordHasher(config.authenticator?.passwordHasher, logger, config.allowWeakPasswordHasher === true);
+  try {
+    await checkStoreSchemas({ session: config.store, rateLimit: config.rateLimitStore }, logger);
+    checkPasswordHasher(config.authenticator?.passwordHasher, logger, config.allowWeakPasswordHasher === true);
+  } catch (error) {
+    // A refused start leaves no delivery loop polling the store behind it.
+    await transmitter?.control.stop();
+    throw error;
+  }
   return {
     options,
     openApiSettings: {
