@@ -56,6 +56,7 @@ export async function changePasswordRoute<U>(
       () => [{ event: 'credential-change', userId, initiatingEntity: 'user', at: engine.clock.now() }],
       () => setPassword(caller.user, next),
       () => true,
+      { dropWhenChangeThrows: true },
     );
     await endAllSessions(engine, userId, 'invalidate_all');
     return emptyResponse();

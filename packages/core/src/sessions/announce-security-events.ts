@@ -14,11 +14,20 @@ export async function withSecurityEvents<U, T>(
   facts: () => readonly SecurityEventFacts[] | Promise<readonly SecurityEventFacts[]>,
   change: () => Promise<T>,
   happened: (result: T) => boolean,
+  { dropWhenChangeThrows = false }: { readonly dropWhenChangeThrows?: boolean } = {},
 ): Promise<T> {
   const writer = services.securityEvents;
   if (writer === null) return change();
   const batch = await writer.hold(await facts());
-  const result = await change();
+  let result: T;
+  try {
+    result = await change();
+  } catch (error) {
+    // A change the recovery cannot check afterwards (the host's password write) is taken as
+    // not made when it throws; a revocation is left held, for the recovery's check.
+    if (dropWhenChangeThrows) await writer.release(batch, false).catch(() => undefined);
+    throw error;
+  }
   try {
     await writer.release(batch, happened(result));
   } catch (error) {
