@@ -36,7 +36,14 @@ for (const target of ALL_TARGETS) {
     });
     afterAll(async () => {
       if (database === null) return;
-      for (const table of [tableName, `${tableName}_user_lock`, `${tableName}_migration`, `${tableName}_migration_lock`, `${tableName}_rl`]) {
+      for (const table of [
+        tableName,
+        `${tableName}_user_lock`,
+        `${tableName}_migration`,
+        `${tableName}_migration_lock`,
+        `${tableName}_security_event`,
+        `${tableName}_rl`,
+      ]) {
         await sql`drop table if exists ${sql.table(table)}`.execute(kysely.db);
       }
       await kysely.destroy();

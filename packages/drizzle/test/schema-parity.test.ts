@@ -24,7 +24,14 @@ for (const target of ALL_TARGETS) {
       await migrateToLatest(opened.db, kyselyNames);
       dropKysely = async () => {
         const { tableName, rateLimitTableName } = kyselyNames;
-        for (const table of [tableName, `${tableName}_user_lock`, `${tableName}_migration`, `${tableName}_migration_lock`, rateLimitTableName]) {
+        for (const table of [
+          tableName,
+          `${tableName}_user_lock`,
+          `${tableName}_migration`,
+          `${tableName}_migration_lock`,
+          `${tableName}_security_event`,
+          rateLimitTableName,
+        ]) {
           await sql`drop table if exists ${sql.table(table)}`.execute(opened.db);
         }
         await opened.destroy();

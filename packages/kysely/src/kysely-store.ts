@@ -7,7 +7,11 @@ import type {
   RotateOutcome,
   RotateRefreshInput,
   StepUpInput,
+  NewSecurityEvent,
+  SecurityEventOutcome,
+  SecurityEventRecord,
 } from '@sessauth/core/store';
+import { claimSecurityEvents, holdSecurityEvents, releaseSecurityEvents, settleSecurityEvent } from './security-event-outbox.js';
 import type { Kysely } from 'kysely';
 import { listSessionsForAdmin } from './admin-listing.js';
 import { createSession } from './create-session.js';
@@ -42,6 +46,23 @@ export class KyselySessionStore<DB = unknown> implements SessionStore {
     this.#ctx = ctx;
     const statement = prepareBatchRead(ctx.db, ctx.names.session, ctx.dialect);
     if (statement !== undefined) this.findSessions = (ids) => guard('findSessions', ctx.policy, () => findSessions(ctx, statement, ids));
+  }
+
+  /** The Shared Signals outbox (migration 0007-security-event-outbox); see `SecurityEventOutbox` for each guarantee. */
+  holdSecurityEvents(events: readonly NewSecurityEvent[], recoverAfter: Date): Promise<void> {
+    return guard('holdSecurityEvents', this.#ctx.policy, () => holdSecurityEvents(this.#ctx, events, recoverAfter));
+  }
+
+  releaseSecurityEvents(batchId: string, deliver: boolean, now: Date): Promise<number> {
+    return guard('releaseSecurityEvents', this.#ctx.policy, () => releaseSecurityEvents(this.#ctx, batchId, deliver, now));
+  }
+
+  claimSecurityEvents(now: Date, leaseUntil: Date, limit: number): Promise<SecurityEventRecord[]> {
+    return guard('claimSecurityEvents', this.#ctx.policy, () => claimSecurityEvents(this.#ctx, now, leaseUntil, limit));
+  }
+
+  settleSecurityEvent(id: string, outcome: SecurityEventOutcome): Promise<void> {
+    return guard('settleSecurityEvent', this.#ctx.policy, () => settleSecurityEvent(this.#ctx, id, outcome));
   }
 
   createSession(input: CreateSessionInput): Promise<SessionRecord> {

@@ -41,6 +41,23 @@ export interface SessauthRateLimitTable {
   reset_at: EpochMillisColumn;
 }
 
+/** The Shared Signals outbox (`<tableName>_security_event`, migration 0007-security-event-outbox). */
+export interface SessauthSecurityEventTable {
+  id: string;
+  batch_id: string;
+  stream_id: string;
+  /** The signed SET (compact JWS). */
+  token: string;
+  user_id: string | null;
+  session_id: string | null;
+  /** `held`, `ready` or `dead`. */
+  state: string;
+  attempts: ColumnType<number | string | bigint, number, number>;
+  next_attempt_at: EpochMillisColumn;
+  created_at: EpochMillisColumn;
+  last_error: string | null;
+}
+
 /**
  * The tables this package creates, under their default names. Merge it into your
  * own database interface if you query them yourself.
@@ -59,6 +76,8 @@ export interface TableNames {
   readonly rateLimit: string;
   /** One row per user, locked to serialise a user's logins (MySQL/MariaDB only). */
   readonly userLock: string;
+  /** The Shared Signals outbox. */
+  readonly securityEvent: string;
   /** Kysely Migrator bookkeeping, kept apart from the host application's own. */
   readonly migration: string;
   readonly migrationLock: string;
@@ -77,6 +96,7 @@ export function tableNames(tableName = DEFAULT_SESSION_TABLE, rateLimitTableName
     session: tableName,
     rateLimit: rateLimitTableName,
     userLock: `${tableName}_user_lock`,
+    securityEvent: `${tableName}_security_event`,
     migration: `${tableName}_migration`,
     migrationLock: `${tableName}_migration_lock`,
   };
@@ -85,3 +105,4 @@ export function tableNames(tableName = DEFAULT_SESSION_TABLE, rateLimitTableName
 /** Internal database shapes for a table whose name is only known at run time. */
 export type SessionDb = Record<string, SessauthSessionTable>;
 export type RateLimitDb = Record<string, SessauthRateLimitTable>;
+export type SecurityEventDb = Record<string, SessauthSecurityEventTable>;

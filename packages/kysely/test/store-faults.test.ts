@@ -21,6 +21,14 @@ function everyCall(store: StoreUnderFault): Array<[string, () => Promise<unknown
     ['touchSession', () => store.touchSession(session.id, now)],
     ['purgeExpired', () => store.purgeExpired(now)],
     ['listSessionsForAdmin', () => store.listSessionsForAdmin({ now, limit: 10 })],
+    // The Shared Signals outbox fails closed like every other call.
+    [
+      'holdSecurityEvents',
+      () => store.holdSecurityEvents([{ id: 'e', batchId: 'b', streamId: 's', token: 't', userId: 'u', sessionId: null, createdAt: now }], now),
+    ],
+    ['releaseSecurityEvents', () => store.releaseSecurityEvents('b', true, now)],
+    ['claimSecurityEvents', () => store.claimSecurityEvents(now, now, 10)],
+    ['settleSecurityEvent', () => store.settleSecurityEvent('e', { kind: 'remove' })],
     // The batched read (PostgreSQL, MySQL; SQLite has none).
     ...(store.findSessions === undefined
       ? []

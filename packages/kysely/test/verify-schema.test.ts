@@ -64,7 +64,14 @@ for (const target of ALL_TARGETS) {
       const { db } = ready();
       const tableName = `sessauth_v_${randomBytes(4).toString('hex')}`;
       const rateLimitTableName = `${tableName}_rl`;
-      created.push(tableName, `${tableName}_user_lock`, `${tableName}_migration`, `${tableName}_migration_lock`, rateLimitTableName);
+      created.push(
+        tableName,
+        `${tableName}_user_lock`,
+        `${tableName}_migration`,
+        `${tableName}_migration_lock`,
+        `${tableName}_security_event`,
+        rateLimitTableName,
+      );
       if (migrate) await migrateToLatest(db, { tableName, rateLimitTableName });
       return {
         tableName,

@@ -8,7 +8,11 @@ import type {
   RotateOutcome,
   RotateRefreshInput,
   StepUpInput,
+  NewSecurityEvent,
+  SecurityEventOutcome,
+  SecurityEventRecord,
 } from '@sessauth/core/store';
+import { RedisSecurityEventOutbox } from './security-event-outbox.js';
 import { listSessionsForAdmin } from './admin-listing.js';
 import { checkPersistence, type PersistenceReport } from './check-persistence.js';
 import { copyNewRecord, createSession } from './create-session.js';
@@ -39,6 +43,7 @@ export class RedisSessionStore implements SessionStore {
   private readonly ctx: StoreContext;
   private readonly timeoutMs: number;
   private readonly logger: Logger;
+  private readonly outbox: RedisSecurityEventOutbox;
 
   constructor(options: RedisSessionStoreOptions) {
     const retentionSeconds = options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS;
@@ -51,6 +56,24 @@ export class RedisSessionStore implements SessionStore {
     };
     this.timeoutMs = options.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
     this.logger = options.logger ?? consoleLogger;
+    this.outbox = new RedisSecurityEventOutbox(options.client, this.ctx.keys.prefix);
+  }
+
+  /** The Shared Signals outbox: one Lua script per operation on the `{ssf}` slot (see `SecurityEventOutbox`). */
+  holdSecurityEvents(events: readonly NewSecurityEvent[], recoverAfter: Date): Promise<void> {
+    return guard('holdSecurityEvents', this.timeoutMs, () => this.outbox.hold(events, recoverAfter));
+  }
+
+  releaseSecurityEvents(batchId: string, deliver: boolean, now: Date): Promise<number> {
+    return guard('releaseSecurityEvents', this.timeoutMs, () => this.outbox.release(batchId, deliver, now));
+  }
+
+  claimSecurityEvents(now: Date, leaseUntil: Date, limit: number): Promise<SecurityEventRecord[]> {
+    return guard('claimSecurityEvents', this.timeoutMs, () => this.outbox.claim(now, leaseUntil, limit));
+  }
+
+  settleSecurityEvent(id: string, outcome: SecurityEventOutcome): Promise<void> {
+    return guard('settleSecurityEvent', this.timeoutMs, () => this.outbox.settle(id, outcome));
   }
 
   createSession(input: CreateSessionInput): Promise<SessionRecord> {

@@ -28,7 +28,14 @@ function sqlStore(url: string, onClose: () => void = () => {}): StoreFactory {
       const store = createKyselyStore(opened.db, { tableName, directReads: opened.directReads });
       const close = async () => {
         try {
-          for (const table of [tableName, `${tableName}_user_lock`, `${tableName}_migration`, `${tableName}_migration_lock`, rateLimitTableName]) {
+          for (const table of [
+            tableName,
+            `${tableName}_user_lock`,
+            `${tableName}_migration`,
+            `${tableName}_migration_lock`,
+            `${tableName}_security_event`,
+            rateLimitTableName,
+          ]) {
             await sql`drop table if exists ${sql.table(table)}`.execute(opened.db);
           }
         } finally {

@@ -41,7 +41,14 @@ async function sqlShared(url: string): Promise<SharedStore> {
       createKyselyStore(second.db, { tableName, directReads: second.directReads }),
     ],
     close: async () => {
-      for (const table of [tableName, `${tableName}_user_lock`, `${tableName}_migration`, `${tableName}_migration_lock`, `${tableName}_rl`]) {
+      for (const table of [
+        tableName,
+        `${tableName}_user_lock`,
+        `${tableName}_migration`,
+        `${tableName}_migration_lock`,
+        `${tableName}_security_event`,
+        `${tableName}_rl`,
+      ]) {
         await sql`drop table if exists ${sql.table(table)}`.execute(first.db);
       }
       await Promise.all([first.destroy(), second.destroy()]);

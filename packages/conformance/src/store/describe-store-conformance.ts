@@ -16,6 +16,7 @@ import { unicodeCases } from './cases/unicode-cases.js';
 import { verifyCases } from './cases/verify-cases.js';
 import { stepUpCases } from './cases/step-up-cases.js';
 import { dpopCases } from './cases/dpop-cases.js';
+import { securityEventOutboxCases } from './cases/security-event-outbox-cases.js';
 import { expectAuthenticationFields } from './session-fixtures.js';
 import type { StoreCaseContext } from './store-case-context.js';
 
@@ -58,6 +59,7 @@ export type StoreTestId =
   | 'admin'
   | 'unicode'
   | 'verify'
+  | 'security-event-outbox'
   | 'cross-instance';
 
 export interface StoreConformanceOptions {
@@ -69,7 +71,7 @@ export interface StoreConformanceOptions {
 }
 
 /** What a group needs beyond the required methods of the port; without it the group is skipped. */
-type Needs = 'admin-listing' | 'batched-read' | 'second-instance' | 'verify' | 'step-up';
+type Needs = 'admin-listing' | 'batched-read' | 'second-instance' | 'verify' | 'step-up' | 'security-event-outbox';
 
 const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseContext) => void, Needs?]> = [
   ['create', 'createSession', createCases],
@@ -91,6 +93,7 @@ const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseCo
   ['admin', 'listSessionsForAdmin', adminCases, 'admin-listing'],
   ['unicode', 'unicode and exact matching', unicodeCases],
   ['verify', 'verify (the start-up check)', verifyCases, 'verify'],
+  ['security-event-outbox', 'the Shared Signals outbox (hold, release, claim, settle)', securityEventOutboxCases, 'security-event-outbox'],
   ['cross-instance', 'two instances over one backing service', crossInstanceCases, 'second-instance'],
 ];
 
@@ -100,6 +103,9 @@ function missing(needs: Needs | undefined, underTest: StoreUnderTest, second: St
     return 'the store has no listSessionsForAdmin (an optional capability)';
   }
   if (needs === 'step-up' && underTest.store.recordStepUp === undefined) return 'the store has no recordStepUp (an optional capability)';
+  if (needs === 'security-event-outbox' && underTest.store.holdSecurityEvents === undefined) {
+    return 'the store has no security event outbox (an optional capability)';
+  }
   if (needs === 'batched-read' && underTest.store.findSessions === undefined) {
     return 'the store has no findSessions (an optional capability; SQLite reads synchronously)';
   }

@@ -23,6 +23,7 @@ import type { Sessauth, SessauthConfig } from './sessauth.js';
 import type { AdminCapability, Engine } from '../endpoints/engine.js';
 import { IntegrationError } from '../errors/sessauth-error.js';
 import { createTokenService } from '../tokens/token-service.js';
+import { startTransmitter, type Transmitter } from './start-transmitter.js';
 
 /**
  * Builds the engine once: options validated (a bad setting throws a `SettingsError`
@@ -42,6 +43,8 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
   // The observer wraps each store once, here, outside the coalescer: a span or a timing is a
   // call as the engine made it. Without an observer the stores are the host's own objects.
   const observed = <S extends object>(store: S, role: StoreRole): S => instrumentation?.wrapStore?.(store, role) ?? store;
+  const tokens = await createTokenService(options, clock);
+  const transmitter: Transmitter | null = options.ssfTransmitter ? startTransmitter({ options, store: config.store, tokens, clock, logger }) : null;
   const engine: Engine<U> = {
     options,
     // The memory store answers in the same turn: a batch could only add a wait (measured in
@@ -56,15 +59,22 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     rateLimitStore: observed(config.rateLimitStore ?? new MemoryRateLimitStore(), 'rate-limit'),
     geolocation: config.geolocation ?? null,
     admin: adminCapability(config),
-    tokens: await createTokenService(options, clock),
+    tokens,
+    securityEvents: transmitter?.writer ?? null,
     trustedProxies: parseCidrs(options.trustedProxyCidrs),
     clock,
     logger,
     events: new EventBus(logger, config.events),
     stampDigest: await createStampDigest(options.securityStampKey),
   };
-  await checkStoreSchemas({ session: config.store, rateLimit: config.rateLimitStore }, logger);
-  checkPasswordHasher(config.authenticator?.passwordHasher, logger, config.allowWeakPasswordHasher === true);
+  try {
+    await checkStoreSchemas({ session: config.store, rateLimit: config.rateLimitStore }, logger);
+    checkPasswordHasher(config.authenticator?.passwordHasher, logger, config.allowWeakPasswordHasher === true);
+  } catch (error) {
+    // A refused start leaves no delivery loop polling the store behind it.
+    await transmitter?.control.stop();
+    throw error;
+  }
   instrumentation?.subscribe?.((name, handler) => engine.events.on(name, handler));
   // Chosen once: without an observer the guard is the plain call, not a test per request.
   const guard: (input: AuthenticateInput) => Promise<AuthContext<U>> =
@@ -77,7 +87,11 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
       : (input) => observedGuard(instrumentation, () => authenticateOptionalBearer(engine, input));
   return {
     options,
-    openApiSettings: { ...options, loginRoute: engine.authenticator !== null },
+    openApiSettings: {
+      ...options,
+      loginRoute: engine.authenticator !== null,
+      ssfStreamEndpoints: options.ssfTransmitter && engine.admin !== null,
+    },
     handle:
       instrumentation === undefined ? (request) => handleRequest(engine, request) : (request) => handleRequest(engine, request, instrumentation),
     handles: (target, mountPath) => isOurPath(options, target, engine.admin !== null, mountPath),
@@ -91,6 +105,7 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
     on: (name, handler) => engine.events.on(name, handler),
     purgeExpired: () => engine.store.purgeExpired(clock.now()),
     eventsSettled: () => engine.events.settled(),
+    ...(transmitter === null ? {} : { securityEvents: transmitter.control }),
   };
 }
 

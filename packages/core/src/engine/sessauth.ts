@@ -122,6 +122,20 @@ export interface Sessauth<U> extends SessionApi {
    * `ctx.waitUntil` there (the fetch adapter does when given `ctx`).
    */
   eventsSettled(): Promise<void>;
+  /**
+   * The Shared Signals transmitter (JWT_SSF_TRANSMITTER, docs/shared-signals.md); absent when
+   * it is off. Its delivery loop runs by itself; these are for a host that shuts down cleanly
+   * or wants to push what is due now.
+   */
+  readonly securityEvents?: SecurityEventsControl;
+}
+
+/** Control of the Shared Signals transmitter's delivery loop. */
+export interface SecurityEventsControl {
+  /** One pass over the outbox now: pushes every SET due; resolves with how many rows it settled. */
+  deliverDue(): Promise<number>;
+  /** Stops the loop (the outbox keeps what is not delivered: the next start sends it). */
+  stop(): Promise<void>;
 }
 
 export type { AuthContext, AuthenticateInput, FreshnessRule, GuardRequest };

@@ -13,7 +13,7 @@ import type {
   Reference,
   ResponseObject,
 } from './openapi-types.js';
-import { componentSchemas } from './wire-schemas.js';
+import { ssfSchemas, componentSchemas } from './wire-schemas.js';
 import { ref } from './json-schema.js';
 
 /** The settings the description depends on; a `ResolvedOptions` (`auth.options`) fits. */
@@ -42,6 +42,10 @@ export interface OpenApiSettings {
   readonly loginRoute?: boolean;
   /** JWT_DPOP: on, the `DPoP` proof header, the `DPoP` scheme and `invalid_dpop_proof` are described. @default 'off' */
   readonly dpop?: DpopMode;
+  /** Whether the Shared Signals transmitter is on (JWT_SSF_TRANSMITTER): its metadata path. @default false */
+  readonly ssfTransmitter?: boolean;
+  /** Whether its admin stream endpoints are served (the transmitter on and the admin listing configured). @default false */
+  readonly ssfStreamEndpoints?: boolean;
 }
 
 const header = (name: string): Reference => ({ $ref: `#/components/headers/${name}` });
@@ -69,6 +73,10 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
   for (const entry of ENDPOINTS) {
     // The password step-up checks a password through the same authenticator: no login, no re-authentication.
     if ((entry.route === 'login' || entry.route === 'reauthenticate') && settings.loginRoute === false) continue;
+    // Off by default: a host without the transmitter gets the description it always had.
+    if (entry.route === 'ssf-configuration' && settings.ssfTransmitter !== true) continue;
+    if ((entry.route === 'ssf-streams' || entry.route === 'ssf-status' || entry.route === 'ssf-verify') && settings.ssfStreamEndpoints !== true)
+      continue;
     const method = entry.method.toLowerCase() as HttpMethodKey;
     // One route on two paths (the JWK set) needs two operation ids.
     let id = camelCase(entry.route);
@@ -101,7 +109,10 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
     'x-sessauth': { prefix, refreshTokenTransport: doc.transport },
     paths,
     components: {
-      schemas: componentSchemas(doc.transport),
+      schemas: {
+        ...componentSchemas(doc.transport),
+        ...ssfSchemas(settings.ssfTransmitter === true, settings.ssfStreamEndpoints === true),
+      },
       responses: {
         NotFound: errorResponse(['not_found'], {}),
         MethodNotAllowed: errorResponse(['method_not_allowed'], { Allow: header('Allow') }),
@@ -118,7 +129,8 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
 
 /** The contract's paths end in a slash (optional on the wire); a file name such as `jwks.json` does not. */
 export function documentedPath(prefix: string, path: string): string {
-  return path.slice(path.lastIndexOf('/')).includes('.') ? `${prefix}${path}` : `${prefix}${path}/`;
+  // A file name (jwks.json) and a well-known name (RFC 8615: ssf-configuration) take no slash.
+  return path.slice(path.lastIndexOf('/')).includes('.') || path.startsWith('/.well-known/') ? `${prefix}${path}` : `${prefix}${path}/`;
 }
 
 /** `logout-all` → `logoutAll`. */
@@ -139,7 +151,7 @@ function operation(id: string, path: string, doc: RouteDoc, s: DocSettings): Ope
   const body = doc.requestBody?.(s);
   const success = doc.success(s);
   const responses: Record<string, ResponseObject | Reference> = {
-    '200': {
+    [String(success.status ?? 200)]: {
       description: success.description,
       headers: {
         ...(success.cacheable ? { 'Cache-Control': header('PublicCacheControl') } : NO_STORE_HEADERS),

@@ -21,7 +21,7 @@ export interface ResponseObject {
 
 export interface ParameterObject {
   readonly name: string;
-  readonly in: 'path' | 'cookie' | 'header';
+  readonly in: 'path' | 'query' | 'cookie' | 'header';
   readonly required: boolean;
   readonly description: string;
   readonly schema: JsonSchema;

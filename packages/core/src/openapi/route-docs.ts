@@ -25,6 +25,8 @@ export interface SuccessDoc {
   readonly setCookies: readonly string[];
   /** A cacheable answer (no `no-store`). */
   readonly cacheable?: boolean;
+  /** The success status, when not 200. */
+  readonly status?: number;
 }
 
 /** How one endpoint is described, per settings. */
@@ -35,8 +37,8 @@ export interface RouteDoc {
   readonly bearer: boolean;
   /** The component schema of the JSON body, if it takes one. */
   readonly requestBody?: (s: DocSettings) => { readonly schema: string; readonly required: boolean } | undefined;
-  /** Cookies and headers read besides `Authorization`. */
-  readonly reads?: (s: DocSettings) => readonly { readonly in: 'cookie' | 'header'; readonly name: string; readonly description: string }[];
+  /** Cookies, headers and query parameters read besides `Authorization`. */
+  readonly reads?: (s: DocSettings) => readonly { readonly in: 'cookie' | 'header' | 'query'; readonly name: string; readonly description: string }[];
   readonly success: (s: DocSettings) => SuccessDoc;
   readonly errors: (s: DocSettings) => readonly ErrorCase[];
   /** Reads a `DPoP` proof when JWT_DPOP is on (login and refresh; every `bearer` route does too). */
@@ -234,5 +236,46 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
       cacheable: true,
     }),
     errors: () => ['not_found'],
+  },
+  // The Shared Signals transmitter (JWT_SSF_TRANSMITTER): described only when it is on.
+  'ssf-configuration': {
+    summary: 'Shared Signals transmitter configuration metadata (OpenID SSF 1.0)',
+    description: 'Public: receivers discover the JWK set, the delivery method and the stream endpoints here.',
+    bearer: false,
+    success: () => ({
+      description: 'The transmitter metadata.',
+      body: { schema: 'SsfConfiguration', mediaType: 'application/json' },
+      setCookies: [],
+    }),
+    errors: () => [],
+  },
+  'ssf-streams': {
+    summary: 'Read the Shared Signals streams (admin)',
+    description:
+      'With `stream_id`, that stream (404 when unknown); without, every stream. Streams are configured by the operator (JWT_SSF_RECEIVERS); creating, changing and deleting them over HTTP is not offered. Needs an admin (`admin.isAdmin`).',
+    bearer: true,
+    reads: () => [{ in: 'query', name: 'stream_id', description: 'One stream.' }],
+    success: () => ({
+      description: 'One stream, or an array of them.',
+      body: { schema: 'SsfStreamOrList', mediaType: 'application/json' },
+      setCookies: [],
+    }),
+    errors: () => [...GUARD, 'forbidden', 'not_found'],
+  },
+  'ssf-status': {
+    summary: "Read a Shared Signals stream's status (admin)",
+    description: 'A configured stream is always `enabled`. Needs an admin (`admin.isAdmin`).',
+    bearer: true,
+    reads: () => [{ in: 'query', name: 'stream_id', description: 'The stream (required).' }],
+    success: () => ({ description: 'The status.', body: { schema: 'SsfStreamStatus', mediaType: 'application/json' }, setCookies: [] }),
+    errors: () => [...GUARD, 'forbidden', 'not_found'],
+  },
+  'ssf-verify': {
+    summary: 'Ask for a Shared Signals verification event (admin)',
+    description: "Queues the SSF verification event (with `state`) for the stream's receiver, through the outbox. Needs an admin (`admin.isAdmin`).",
+    bearer: true,
+    requestBody: () => ({ schema: 'SsfVerificationRequest', required: true }),
+    success: () => ({ description: 'Queued; empty body.', setCookies: [], status: 204 }),
+    errors: () => [...GUARD, 'forbidden', 'not_found', 'unsupported_media_type', 'payload_too_large'],
   },
 };

@@ -150,3 +150,78 @@ export function componentSchemas(transport: RefreshTokenTransport): Record<strin
     ),
   };
 }
+
+/**
+ * The Shared Signals transmitter's schemas (JWT_SSF_TRANSMITTER): the metadata when it is on,
+ * the stream endpoints' when they are served too. Nothing when off: the description of a host
+ * without the transmitter stays what it was.
+ */
+export function ssfSchemas(transmitter: boolean, streamEndpoints: boolean): Record<string, JsonSchema> {
+  return {
+    ...(transmitter ? ssfMetadataSchemas() : {}),
+    ...(streamEndpoints ? ssfStreamSchemas() : {}),
+  };
+}
+
+function ssfMetadataSchemas(): Record<string, JsonSchema> {
+  return {
+    SsfConfiguration: {
+      type: 'object',
+      description: 'OpenID SSF 1.0 Transmitter Configuration Metadata.',
+      properties: {
+        spec_version: { type: 'string' },
+        issuer: { type: 'string', format: 'uri' },
+        jwks_uri: { type: 'string', format: 'uri' },
+        delivery_methods_supported: { type: 'array', items: { type: 'string' } },
+        configuration_endpoint: { type: 'string', format: 'uri' },
+        status_endpoint: { type: 'string', format: 'uri' },
+        verification_endpoint: { type: 'string', format: 'uri' },
+        authorization_schemes: { type: 'array', items: { type: 'object', properties: { spec_urn: { type: 'string' } }, required: ['spec_urn'] } },
+      },
+      required: [
+        'spec_version',
+        'issuer',
+        'jwks_uri',
+        'delivery_methods_supported',
+        'configuration_endpoint',
+        'status_endpoint',
+        'verification_endpoint',
+      ],
+    },
+  };
+}
+
+function ssfStreamSchemas(): Record<string, JsonSchema> {
+  return {
+    SsfStream: {
+      type: 'object',
+      description: 'An SSF stream configuration (the receiver credential is never shown).',
+      properties: {
+        stream_id: { type: 'string' },
+        iss: { type: 'string' },
+        aud: { type: 'string' },
+        delivery: {
+          type: 'object',
+          properties: { method: { type: 'string' }, endpoint_url: { type: 'string', format: 'uri' } },
+          required: ['method', 'endpoint_url'],
+        },
+        events_supported: { type: 'array', items: { type: 'string' } },
+        events_requested: { type: 'array', items: { type: 'string' } },
+        events_delivered: { type: 'array', items: { type: 'string' } },
+        description: { type: 'string' },
+      },
+      required: ['stream_id', 'iss', 'aud', 'delivery', 'events_supported', 'events_requested', 'events_delivered'],
+    },
+    SsfStreamOrList: { oneOf: [ref('SsfStream'), { type: 'array', items: ref('SsfStream') }] },
+    SsfStreamStatus: {
+      type: 'object',
+      properties: { stream_id: { type: 'string' }, status: { type: 'string', enum: ['enabled', 'paused', 'disabled'] } },
+      required: ['stream_id', 'status'],
+    },
+    SsfVerificationRequest: {
+      type: 'object',
+      properties: { stream_id: { type: 'string' }, state: { type: 'string', maxLength: 256 } },
+      required: ['stream_id'],
+    },
+  };
+}

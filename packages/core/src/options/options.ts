@@ -1,4 +1,5 @@
 import type { JWTPayload } from 'jose';
+import type { SsfReceiver } from './ssf-receiver.js';
 
 /** Signing algorithms the core accepts (`none` never). */
 export type SigningAlgorithm =
@@ -230,6 +231,27 @@ export interface SessauthOptions {
   /** JWT_ADMIN_PREFIX. Where the admin listing lives. @default '/admin/sessauth/session' */
   adminPrefix?: string;
   /**
+   * JWT_SSF_TRANSMITTER. Push CAEP `session-revoked` (every revocation) and `credential-change`
+   * (password change) Security Event Tokens to `ssfReceivers` (OpenID SSF 1.0, RFC 8417, RFC
+   * 8935), at least once, from an outbox in the store. Needs an asymmetric `algorithm`, `ssfIssuer`
+   * and a store with the outbox operations. See docs/shared-signals.md. @default false
+   */
+  ssfTransmitter?: boolean;
+  /** JWT_SSF_ISSUER. The transmitter's public base URL (`iss` of each SET; the metadata URLs are built on it). */
+  ssfIssuer?: string | undefined;
+  /** JWT_SSF_RECEIVERS. The streams SETs are pushed to (JSON in the environment). @default [] */
+  ssfReceivers?: readonly SsfReceiver[];
+  /** JWT_SSF_MAX_DELIVERY_ATTEMPTS. @default 12 */
+  ssfMaxDeliveryAttempts?: number;
+  /** JWT_SSF_RETRY_BASE_MILLISECONDS. @default 2000 */
+  ssfRetryBaseMilliseconds?: number;
+  /** JWT_SSF_RETRY_MAX_MILLISECONDS. @default 900000 */
+  ssfRetryMaxMilliseconds?: number;
+  /** JWT_SSF_PUSH_TIMEOUT_MILLISECONDS. @default 10000 */
+  ssfPushTimeoutMilliseconds?: number;
+  /** JWT_SSF_POLL_INTERVAL_MILLISECONDS. @default 5000 */
+  ssfPollIntervalMilliseconds?: number;
+  /**
    * Extra claims for the access token. Reserved claims (iss, aud, sub, sid, iat, nbf,
    * exp, jti, typ) cannot be overridden: returning one throws at mint time.
    */
@@ -238,12 +260,13 @@ export interface SessauthOptions {
 
 /** The options after defaults and validation. */
 export interface ResolvedOptions
-  extends Readonly<Required<Omit<SessauthOptions, 'verifyingKey' | 'refreshCookieDomain' | 'customClaims' | 'securityStampKey'>>> {
+  extends Readonly<Required<Omit<SessauthOptions, 'verifyingKey' | 'refreshCookieDomain' | 'customClaims' | 'securityStampKey' | 'ssfIssuer'>>> {
   readonly verifyingKey: string | undefined;
   /** `securityStampKey` when set, else `secretKey`. */
   readonly securityStampKey: string;
   readonly refreshCookieDomain: string | undefined;
   readonly customClaims: SessauthOptions['customClaims'];
+  readonly ssfIssuer: string | undefined;
   readonly loginThrottle: RateSpec | null;
   readonly refreshThrottle: RateSpec | null;
   readonly loginAccountThrottle: RateSpec | null;

@@ -45,6 +45,7 @@ export function resolveOptions(
       `must be 0 (off) or at least twice JWT_ACTIVITY_UPDATE_INTERVAL_SECONDS (${interval}), ${show(idle)}; lower JWT_ACTIVITY_UPDATE_INTERVAL_SECONDS or raise JWT_SESSION_IDLE_SECONDS`,
     );
   }
+  checkTransmitter(o);
   const resolved = {
     ...r,
     securityStampKey: o.securityStampKey ?? o.secretKey,
@@ -135,4 +136,21 @@ function checkCookiePrefix(key: SettingKey, name: string, scope: CookieScope): v
   if (lower.startsWith('__secure-') && !scope.secure) {
     fail(key, `a "__Secure-" cookie must be Secure (browsers drop it otherwise), ${show(name)}`);
   }
+}
+
+/**
+ * The Shared Signals transmitter signs SETs that other services verify with our public key:
+ * an HMAC secret cannot be published, so an HS* algorithm is refused (not silently ignored).
+ */
+function checkTransmitter(o: SessauthOptions): void {
+  if (o.ssfTransmitter !== true) return;
+  if (o.algorithm === undefined || o.algorithm.startsWith('HS')) {
+    fail(
+      'ssfTransmitter',
+      `needs an asymmetric JWT_ALGORITHM (RS*, PS*, ES*, EdDSA) with JWT_SECRET_KEY a PEM private key and JWT_VERIFYING_KEY its public key: receivers verify each SET against the published JWK set, and an HMAC secret cannot be published (got ${o.algorithm ?? 'HS256'})`,
+    );
+  }
+  if (o.ssfIssuer === undefined) fail('ssfIssuer', 'is required with JWT_SSF_TRANSMITTER (the public base URL, e.g. https://auth.example.com)');
+  if ((o.ssfRetryMaxMilliseconds ?? 0) < (o.ssfRetryBaseMilliseconds ?? 0))
+    fail('ssfRetryMaxMilliseconds', 'must be at least JWT_SSF_RETRY_BASE_MILLISECONDS');
 }

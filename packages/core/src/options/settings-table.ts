@@ -1,4 +1,5 @@
 import { parseCidrs } from '../net/parse-cidrs.js';
+import { ssfIssuerUrl, ssfReceivers } from './ssf-receivers.js';
 import { type SessauthOptions, SIGNING_ALGORITHMS, type SigningAlgorithm } from './options.js';
 import {
   bool,
@@ -243,6 +244,46 @@ export const SETTINGS = {
     env: 'JWT_EVENT_RAW_USERNAMES',
     doc: '`login_failed` events carry the submitted username itself, not a keyed hash and its length',
     kind: bool(false),
+  },
+  ssfTransmitter: {
+    env: 'JWT_SSF_TRANSMITTER',
+    doc: 'push CAEP `session-revoked` and `credential-change` Security Event Tokens to `JWT_SSF_RECEIVERS` (OpenID SSF 1.0); needs an asymmetric key',
+    kind: bool(false),
+  },
+  ssfIssuer: {
+    env: 'JWT_SSF_ISSUER',
+    doc: "the transmitter's public base URL: `iss` of every SET and the base of its metadata URLs (the prefix is appended); required with the transmitter",
+    kind: ssfIssuerUrl(),
+  },
+  ssfReceivers: {
+    env: 'JWT_SSF_RECEIVERS',
+    doc: 'the streams: a JSON array of `{streamId, endpointUrl, audience, authorizationHeader?, events?, description?}`',
+    kind: ssfReceivers(),
+  },
+  ssfMaxDeliveryAttempts: {
+    env: 'JWT_SSF_MAX_DELIVERY_ATTEMPTS',
+    doc: 'push attempts of one SET before it is dead-lettered (kept in the outbox as `dead` and logged)',
+    kind: int(12, 1, 100),
+  },
+  ssfRetryBaseMilliseconds: {
+    env: 'JWT_SSF_RETRY_BASE_MILLISECONDS',
+    doc: 'the first retry waits about this long; each next one twice as long, with jitter',
+    kind: int(2000, 10, 3_600_000),
+  },
+  ssfRetryMaxMilliseconds: {
+    env: 'JWT_SSF_RETRY_MAX_MILLISECONDS',
+    doc: 'the longest wait between two attempts',
+    kind: int(900_000, 10, 86_400_000),
+  },
+  ssfPushTimeoutMilliseconds: {
+    env: 'JWT_SSF_PUSH_TIMEOUT_MILLISECONDS',
+    doc: 'one push may take this long; a claimed SET comes back to the outbox after twice this plus 5 s',
+    kind: int(10_000, 100, 120_000),
+  },
+  ssfPollIntervalMilliseconds: {
+    env: 'JWT_SSF_POLL_INTERVAL_MILLISECONDS',
+    doc: 'how often the outbox is read for SETs due (retries, recovery); a new SET is pushed at once',
+    kind: int(5000, 50, 3_600_000),
   },
   customClaims: { env: null, doc: 'extra claims of the access token (a function, in code only)', kind: codeFunction() },
 } as const satisfies { readonly [K in SettingKey]-?: SettingRow };

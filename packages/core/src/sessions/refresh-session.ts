@@ -1,4 +1,7 @@
 import type { SessionServices } from './session-services.js';
+import { recordSecurityEvents } from './announce-security-events.js';
+import type { InitiatingEntity, SecurityEventFacts } from '../ssf/caep-events.js';
+import type { RevokeReason } from '../events/session-events.js';
 import { type ClientFacts, emitRefresh, emitReuse, emitRevoke } from './emit-session-events.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { randomId } from '../tokens/random-id.js';
@@ -76,15 +79,18 @@ export async function refreshSession<U>(
     case 'wrong_user':
       throw new SessauthError('invalid_token');
     case 'security_changed':
+      await recordSecurityEvents(services, [revokedBy(claims, 'security_changed', 'system', now)]);
       emitRevoke(services, claims.sub, claims.sid, 1, 'security_changed');
       throw new SessauthError('session_expired');
     case 'idle':
+      await recordSecurityEvents(services, [revokedBy(claims, 'idle', 'policy', now)]);
       emitRevoke(services, claims.sub, claims.sid, 1, 'idle');
       throw new SessauthError('session_expired');
     case 'expired':
       throw new SessauthError('session_expired');
     case 'reused':
       services.logger.warn('token_reuse_detected', { session: claims.sid });
+      await recordSecurityEvents(services, [revokedBy(claims, 'reuse', 'policy', now)]);
       emitReuse(services, claims.sub, claims.sid, client);
       throw new SessauthError('token_reuse_detected');
   }
@@ -102,4 +108,9 @@ function checkRefreshBinding(bound: string | null, presented: PresentedKey, mode
   if (presented.jkt === null) throw new DpopProofError('missing');
   if (!constantTimeEqual(presented.jkt, bound)) throw new DpopProofError('key_mismatch');
   return bound;
+}
+
+/** The CAEP `session-revoked` of a session the refresh swap itself ended. */
+function revokedBy(claims: { sub: string; sid: string }, reason: RevokeReason, initiatingEntity: InitiatingEntity, at: Date): SecurityEventFacts {
+  return { event: 'session-revoked', userId: claims.sub, sessionId: claims.sid, reason, initiatingEntity, at };
 }

@@ -1,3 +1,4 @@
+import type { SecurityEventOutbox } from './security-event-outbox.js';
 import { IntegrationError } from '../errors/sessauth-error.js';
 import type { Location } from '../geo/location.js';
 
@@ -133,7 +134,7 @@ export interface AdminSessionPage {
  * `StoreUnavailableError`; a store never returns a partial result.
  * Prove an implementation with `describeStoreConformance` from `@sessauth/conformance`.
  */
-export interface SessionStore {
+export interface SessionStore extends Partial<SecurityEventOutbox> {
   /**
    * Insert the session and, in the same atomic step, revoke (set `expiredAt = now`
    * where `now = session.createdAt`) the user's oldest active sessions beyond

@@ -1,4 +1,4 @@
-import { decodeProtectedHeader, errors, SignJWT, type JWTPayload } from 'jose';
+import { CompactSign, decodeProtectedHeader, errors, SignJWT, type JWTPayload } from 'jose';
 import type { Clock } from '../time/clock.js';
 import { IntegrationError, SessauthError } from '../errors/sessauth-error.js';
 import type { ResolvedOptions } from '../options/options.js';
@@ -41,6 +41,12 @@ export interface TokenService {
   verify<K extends TokenKind>(token: string, expected: K): Promise<VerifiedTokenOf<K>>;
   /** The verifying public keys (current, then previous) for asymmetric algorithms; null for HMAC. */
   readonly jwks: PublicJwks | null;
+  /**
+   * Signs a Security Event Token (RFC 8417): the claims as given, header `typ: secevent+jwt`
+   * and the current `kid`, with the token signing key. Only asymmetric configurations reach it
+   * (resolveOptions refuses the transmitter under HMAC): receivers verify with the JWK set.
+   */
+  signSecurityEvent(claims: Readonly<Record<string, unknown>>): Promise<string>;
 }
 
 /**
@@ -114,6 +120,12 @@ export async function createTokenService(options: ResolvedOptions, clock: Clock)
 
   return {
     jwks: ring.jwks,
+    signSecurityEvent(claims) {
+      if (ring.jwks === null) return Promise.reject(new Error('signSecurityEvent: an HMAC key cannot sign a SET other services verify'));
+      return new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
+        .setProtectedHeader({ alg: algorithm, typ: 'secevent+jwt', kid: ring.kid })
+        .sign(ring.signKey);
+    },
     async mintAccess(input) {
       checkMintInput(input);
       const custom = options.customClaims ? await options.customClaims({ userId: input.userId, sessionId: input.sessionId }) : {};

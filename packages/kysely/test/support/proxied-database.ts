@@ -57,7 +57,14 @@ function target(label: string, engine: 'postgres' | 'mysql', port: number, url: 
             await proxy.setMode({ kind: 'pass' });
             await opened.destroy().catch(() => undefined);
             await proxy.close();
-            for (const table of [tableName, `${tableName}_user_lock`, `${tableName}_migration`, `${tableName}_migration_lock`, `${tableName}_rl`]) {
+            for (const table of [
+              tableName,
+              `${tableName}_user_lock`,
+              `${tableName}_migration`,
+              `${tableName}_migration_lock`,
+              `${tableName}_security_event`,
+              `${tableName}_rl`,
+            ]) {
               await sql`drop table if exists ${sql.table(table)}`.execute(direct.db);
             }
             await direct.destroy();

@@ -54,7 +54,14 @@ async function openMigrated(url: string, preparedStatements: boolean, cleanup: (
     directReads: opened.directReads,
     async close() {
       try {
-        for (const table of [tableName, `${tableName}_user_lock`, `${tableName}_migration`, `${tableName}_migration_lock`, rateLimitTableName]) {
+        for (const table of [
+          tableName,
+          `${tableName}_user_lock`,
+          `${tableName}_migration`,
+          `${tableName}_migration_lock`,
+          `${tableName}_security_event`,
+          rateLimitTableName,
+        ]) {
           await sql`drop table if exists ${sql.table(table)}`.execute(opened.db);
         }
       } finally {

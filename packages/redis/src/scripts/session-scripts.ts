@@ -8,6 +8,12 @@ import { RATE_LIMIT_HIT_LUA } from './rate-limit-hit.lua.js';
 import { RECORD_STEP_UP_LUA } from './record-step-up.lua.js';
 import { RENAME_SESSION_LUA } from './rename-session.lua.js';
 import { ROTATE_REFRESH_LUA } from './rotate-refresh.lua.js';
+import {
+  CLAIM_SECURITY_EVENTS_LUA,
+  HOLD_SECURITY_EVENTS_LUA,
+  RELEASE_SECURITY_EVENTS_LUA,
+  SETTLE_SECURITY_EVENT_LUA,
+} from './security-event-outbox.lua.js';
 
 /** Every script with its key count; hashed once at load. */
 export const SCRIPTS = {
@@ -22,4 +28,8 @@ export const SCRIPTS = {
   listActive: luaScript(LIST_ACTIVE_LUA, 1),
   purgeUser: luaScript(PURGE_USER_LUA, 2),
   rateLimitHit: luaScript(RATE_LIMIT_HIT_LUA, 1),
+  holdSecurityEvents: luaScript(HOLD_SECURITY_EVENTS_LUA, 1),
+  releaseSecurityEvents: luaScript(RELEASE_SECURITY_EVENTS_LUA, 1),
+  claimSecurityEvents: luaScript(CLAIM_SECURITY_EVENTS_LUA, 1),
+  settleSecurityEvent: luaScript(SETTLE_SECURITY_EVENT_LUA, 1),
 } as const;
