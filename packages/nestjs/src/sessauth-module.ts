@@ -81,10 +81,14 @@ export class SessauthModule implements NestModule, OnModuleInit {
     return prefix === '' ? '' : `/${prefix}`;
   }
 
-  private platform(): string {
-    const type = this.adapterHost.httpAdapter?.getType();
+  /** The HTTP platform; null in a standalone application context (no HTTP server: nothing to serve). */
+  private platform(): 'express' | 'fastify' | null {
+    // Typed non-null by Nest, but absent (null or undefined) in an application context.
+    const adapter: HttpAdapterHost['httpAdapter'] | null | undefined = this.adapterHost.httpAdapter;
+    if (adapter === null || adapter === undefined) return null;
+    const type = adapter.getType();
     if (type === 'express' || type === 'fastify') return type;
-    throw new IntegrationError(`SessauthModule serves Nest's Express and Fastify platforms, not '${String(type)}'`);
+    throw new IntegrationError(`SessauthModule serves Nest's Express and Fastify platforms, not '${type}'`);
   }
 }
 
