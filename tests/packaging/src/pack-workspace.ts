@@ -17,6 +17,7 @@ export const PUBLIC_PACKAGES = [
   'redis',
   'drizzle',
   'prisma',
+  'nestjs',
   'conformance',
   'opentelemetry',
   'client',
