@@ -22,3 +22,8 @@ export function requestContextOf(request: object, decorator: string): AuthContex
   }
   return context;
 }
+
+/** The context an earlier run of the guard left on this request (a global guard and `@UseGuards` both), or undefined. */
+export function earlierContextOf(request: object): AuthContext<unknown> | null | undefined {
+  return (request as Guarded)[CONTEXT];
+}

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { IntegrationError, type AuthContext, type FreshnessRule, type Sessauth } from '@sessauth/core';
 import { guardInput } from '@sessauth/node-http';
 import { nodeRequestOf } from './platform-http.js';
-import { setRequestContext } from './request-context.js';
+import { earlierContextOf, setRequestContext } from './request-context.js';
 import { SESSAUTH_FRESH, SESSAUTH_OPTIONAL, SESSAUTH_PUBLIC } from './route-metadata.js';
 import { SessauthException } from './sessauth-exception.js';
 import { SESSAUTH } from './tokens.js';
@@ -34,6 +34,13 @@ export class SessauthGuard implements CanActivate {
     }
     const optional = this.reflector.getAllAndOverride<boolean | undefined>(SESSAUTH_OPTIONAL, targets) === true;
     const fresh = this.reflector.getAllAndOverride<FreshnessRule | undefined>(SESSAUTH_FRESH, targets);
+    // The guard registered twice (globally and with @UseGuards) authenticates once: a second
+    // check would spend a DPoP proof's jti again and be refused as a replay.
+    const earlier = earlierContextOf(request);
+    if (earlier !== undefined && earlier !== null) {
+      if (fresh !== undefined) this.guardedFreshness(earlier, fresh);
+      return true;
+    }
     // Express's request is the IncomingMessage with originalUrl; Fastify's raw url is already whole.
     const raw = nodeRequestOf(request);
     const input = guardInput(this.auth, raw, (raw as { originalUrl?: string }).originalUrl);
@@ -46,5 +53,13 @@ export class SessauthGuard implements CanActivate {
     }
     setRequestContext(request, caller);
     return true;
+  }
+
+  private guardedFreshness(caller: AuthContext<unknown>, fresh: FreshnessRule): void {
+    try {
+      this.auth.assertFresh(caller, fresh);
+    } catch (error) {
+      throw new SessauthException(this.auth.errorResponse(error), error);
+    }
   }
 }

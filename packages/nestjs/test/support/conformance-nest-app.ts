@@ -56,16 +56,24 @@ export type NestPlatform = 'express' | 'fastify';
 
 /**
  * The conformance app as a Nest app: `SessauthModule.forRoot({ auth })` and the host's routes in a
- * controller. On Express the guard is per controller (`@UseGuards`), on Fastify global
- * (`globalGuard: true`), so both ways are under the suite. A test's mount path is Nest's global
+ * controller. On Fastify the guard is global (`globalGuard: true`); on Express it is both global
+ * and on the controller (`@UseGuards`), so a request passes it twice and must be checked once
+ * (a DPoP proof is spent by its first check). A test's mount path is Nest's global
  * prefix, with the host's routes excluded from it (they stay at the root, as the suite expects).
  */
+let controllerGuarded = false;
+
 export function mountNest(platform: NestPlatform): MountApp {
   return async (auth, host) => {
     const guarded = platform === 'express';
-    if (guarded) UseGuards(SessauthGuard)(MeController);
+    // Once: UseGuards adds to the class's guards, so each app would run the guard once more.
+    if (guarded && !controllerGuarded) {
+      UseGuards(SessauthGuard)(MeController);
+      controllerGuarded = true;
+    }
     @Module({
-      imports: [SessauthModule.forRoot({ auth, globalGuard: !guarded })],
+      // Express has the guard twice (global and on the controller), as an app may: one check a request.
+      imports: [SessauthModule.forRoot({ auth, globalGuard: true })],
       controllers: [MeController],
       providers: [{ provide: HOST, useValue: host }],
     })
