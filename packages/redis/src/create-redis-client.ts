@@ -57,7 +57,12 @@ export async function createRedisClusterClient(nodes: ClusterNode[], options: Cl
  * The connection errors are this function's to report, so it listens for them
  * meanwhile; afterwards add your own `error` listener, as ioredis recommends.
  */
-async function connected<C extends Redis | Cluster>(client: C, connect: () => Promise<void>, what: string, endpoint: RedisEndpoint): Promise<C> {
+export async function connected<C extends Redis | Cluster>(
+  client: C,
+  connect: () => Promise<void>,
+  what: string,
+  endpoint: RedisEndpoint,
+): Promise<C> {
   // ioredis rejects connect() with a bare "Connection is closed."; the socket's own error
   // (ECONNREFUSED, a TLS alert) arrives as an 'error' event first: keep it for the message.
   let socketError: unknown;
