@@ -1,0 +1,159 @@
+import { randomBytes } from 'node:crypto';
+import { RedisSessionStore, createRedisSentinelClient, type RedisDurability } from '@sessauth/redis';
+import type { Violation } from '../checker.js';
+import { demoUsers } from '../example-server.js';
+import { History, type HistoryEntry } from '../history.js';
+import { createClients, signIn } from '../load.js';
+import { runScenario, summaryLine, type Fault, type LoadShape } from '../scenario.js';
+import { REDIS_DEADLINE_MS, SOAK } from '../timing.js';
+import { startInProcessServer } from './in-process-server.js';
+import { addLosses, countLosses, NO_LOSS, refreshLatency, type LossCounts } from './losses.js';
+import { DOWN_AFTER_MS, FAILOVER_TIMEOUT_MS, PRIMARY_NAME, startReplicatedRedis, type ReplicatedRedis } from './replicated-redis.js';
+
+/** How the primary fails. */
+export type FailoverFault = 'kill' | 'partition';
+
+/**
+ * The documented durable configuration (docs/running-on-more-than-one-machine.md): every state change
+ * waits for one of the two replicas, and a primary that has heard from no replica for 2 s refuses
+ * writes, which bounds what a partitioned old primary can accept.
+ */
+export const DURABLE_STORE: RedisDurability = { replicas: 1, timeoutMs: 500 };
+export const DURABLE_SERVER = { minReplicas: { count: 1, maxLagSeconds: 2 } } as const;
+
+export interface FailoverCell {
+  readonly durable: boolean;
+  readonly fault: FailoverFault;
+  readonly failovers: number;
+}
+
+export interface CellResult {
+  readonly cell: FailoverCell;
+  readonly failovers: number;
+  readonly losses: LossCounts;
+  /** Violations that are not losses (availability), with the scenario they came from. */
+  readonly others: ReadonlyArray<Violation & { readonly scenario: number }>;
+  readonly refreshP50: number | null;
+  readonly refreshP99: number | null;
+  readonly requests: number;
+  readonly statuses: Record<string, number>;
+  /** Milliseconds from each heal to a full login and guarded read. */
+  readonly recoveries: ReadonlyArray<number | null>;
+  readonly durabilityUnmet: number;
+}
+
+/** 40 requests a second from 24 clients: the fault suite's load, a little lighter (one process serves it and runs six Redis processes beside it). */
+export const FAILOVER_LOAD: LoadShape = { clients: 24, rate: 40, warmupMs: SOAK ? 3000 : 1500, settleMs: SOAK ? 2000 : 1000 };
+
+/** How long the partition holds: past the failover timeout, so the sentinels promote a replica meanwhile. */
+export const PARTITION_MS = FAILOVER_TIMEOUT_MS + 2000;
+
+export function cellName(cell: FailoverCell): string {
+  return `Sentinel, ${cell.durable ? 'durable' : 'default'}, ${cell.fault === 'kill' ? 'SIGKILL of the primary' : `primary partitioned ${PARTITION_MS / 1000} s`}`;
+}
+
+/**
+ * One cell of the table: a fresh group (primary, two replicas, three sentinels), the store through
+ * Sentinel, the engine in process, the fault suite's mixed load, and `failovers` failovers one after
+ * another (the group is healthy again before each). Every failover is one scenario of the fault
+ * suite (`runScenario`: load, fault, heal, recovery, committed checks, history checker).
+ */
+export async function runFailoverCell(cell: FailoverCell, log: (line: string) => void): Promise<CellResult> {
+  const group = await startReplicatedRedis({ minReplicas: cell.durable ? DURABLE_SERVER.minReplicas : null });
+  const output: string[] = [];
+  let client: Awaited<ReturnType<typeof createRedisSentinelClient>> | null = null;
+  let server: Awaited<ReturnType<typeof startInProcessServer>> | null = null;
+  try {
+    client = await createRedisSentinelClient({ sentinels: group.sentinels, name: PRIMARY_NAME, natMap: group.natMap });
+    client.on('error', () => undefined);
+    const users = demoUsers(FAILOVER_LOAD.clients + 1);
+    const store = new RedisSessionStore({
+      client,
+      keyPrefix: `failover-${randomBytes(4).toString('hex')}:`,
+      ...(cell.durable ? { durability: DURABLE_STORE } : {}),
+      logger: { warn: (event) => void output.push(event), error: (event) => void output.push(event) },
+    });
+    server = await startInProcessServer(store, users, randomBytes(48).toString('base64url'), output);
+    const target = { server, users, deadlineMs: REDIS_DEADLINE_MS };
+    const clients = createClients(users, FAILOVER_LOAD.clients);
+    const stragglers = await signIn({ baseUrl: server.baseUrl, limitMs: 20_000 }, clients, new History());
+    if (stragglers.length > 0) throw new Error(`${stragglers.length} clients could not sign in before the first failover`);
+
+    let losses = NO_LOSS;
+    const others: Array<Violation & { scenario: number }> = [];
+    const entries: HistoryEntry[] = [];
+    const recoveries: Array<number | null> = [];
+    for (let i = 0; i < cell.failovers; i += 1) {
+      await group.awaitHealthy();
+      const fault = cell.fault === 'kill' ? killFault(group) : partitionFault(group);
+      const report = await runScenario(target, fault, FAILOVER_LOAD, clients);
+      const counted = countLosses(report.violations);
+      losses = addLosses(losses, counted.losses);
+      others.push(...counted.others.map((violation) => ({ ...violation, scenario: i + 1 })));
+      entries.push(...report.entries);
+      recoveries.push(report.recoveryMs);
+      log(`${summaryLine(cellName(cell), report)} | lost ${JSON.stringify(counted.losses)}`);
+    }
+    const statuses: Record<string, number> = {};
+    for (const entry of entries) statuses[String(entry.status)] = (statuses[String(entry.status)] ?? 0) + 1;
+    return {
+      cell,
+      failovers: cell.failovers,
+      losses,
+      others,
+      refreshP50: refreshLatency(entries, 50),
+      refreshP99: refreshLatency(entries, 99),
+      requests: entries.length,
+      statuses,
+      recoveries,
+      durabilityUnmet: output.filter((line) => line === 'redis_durability_unmet').length,
+    };
+  } finally {
+    await server?.stop();
+    client?.disconnect();
+    await group.stop();
+  }
+}
+
+/** SIGKILL of the primary; healed once the sentinels promoted a replica, then the old one restarts (it becomes a replica). */
+function killFault(group: ReplicatedRedis): Fault {
+  let old: Awaited<ReturnType<ReplicatedRedis['primary']>> | null = null;
+  return {
+    name: 'SIGKILL of the primary, a replica promoted',
+    holdMs: 0,
+    async inject() {
+      old = await group.primary();
+      await group.kill(old);
+    },
+    async heal() {
+      if (old === null) return;
+      await group.awaitNewPrimary(old, DOWN_AFTER_MS + FAILOVER_TIMEOUT_MS * 5);
+      await group.restart(old);
+    },
+  };
+}
+
+/**
+ * The primary cut off from its replicas and the sentinels (its proxy drops everything), while the
+ * application still reaches it: the split brain. Held past the failover; healed when the sentinels
+ * named a new primary and the old one hears them again (they turn it into a replica).
+ */
+function partitionFault(group: ReplicatedRedis): Fault {
+  let old: Awaited<ReturnType<ReplicatedRedis['primary']>> | null = null;
+  return {
+    name: `primary partitioned from its replicas and the sentinels for ${PARTITION_MS / 1000} s`,
+    holdMs: PARTITION_MS,
+    async inject() {
+      old = await group.primary();
+      await old.proxy.setMode({ kind: 'blackhole' });
+    },
+    async heal() {
+      if (old === null) return;
+      try {
+        await group.awaitNewPrimary(old, DOWN_AFTER_MS + FAILOVER_TIMEOUT_MS * 5);
+      } finally {
+        await old.proxy.setMode({ kind: 'pass' });
+      }
+    },
+  };
+}
