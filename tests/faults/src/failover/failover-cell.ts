@@ -73,7 +73,7 @@ export async function runFailoverCell(cell: FailoverCell, log: (line: string) =>
       ...(cell.durable ? { durability: DURABLE_STORE } : {}),
       logger: { warn: (event) => void output.push(event), error: (event) => void output.push(event) },
     });
-    server = await startInProcessServer(store, users, randomBytes(48).toString('base64url'), output);
+    server = await startInProcessServer({ store, users, secret: randomBytes(48).toString('base64url'), output });
     const target = { server, users, deadlineMs: REDIS_DEADLINE_MS };
     const clients = createClients(users, FAILOVER_LOAD.clients);
     const stragglers = await signIn({ baseUrl: server.baseUrl, limitMs: 20_000 }, clients, new History());

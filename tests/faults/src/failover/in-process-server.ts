@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
-import { createSessauth, SessauthError, type Logger, type LogFields, type SessionStore } from '@sessauth/core';
+import { createSessauth, SessauthError, type Clock, type Logger, type LogFields, type SessauthOptions, type SessionStore } from '@sessauth/core';
 import { authorizationValues, toSessauthRequest, writeSessauthResponse } from '@sessauth/node-http';
 import type { DemoCredentials, ExampleServer } from '../example-server.js';
 
@@ -34,12 +34,21 @@ export function collectingLogger(output: string[]): Logger {
  * hashed: the load measures the store, not argon2. Throttles off; loopback is a trusted proxy, so
  * each virtual client has its own address.
  */
-export async function startInProcessServer(
-  store: SessionStore,
-  users: readonly DemoCredentials[],
-  secret: string,
-  output: string[] = [],
-): Promise<InProcessServer> {
+export interface InProcessServerOptions {
+  readonly store: SessionStore;
+  readonly users: readonly DemoCredentials[];
+  /** Shared by every instance of one deployment, so each accepts the others' tokens. */
+  readonly secret: string;
+  /** Where the log lines go (one JSON line each). */
+  readonly output?: string[];
+  /** This instance's clock (a skewed one in the clock-skew test). @default systemClock */
+  readonly clock?: Clock;
+  /** More settings (for example `leewaySeconds`). */
+  readonly options?: Partial<SessauthOptions>;
+}
+
+export async function startInProcessServer(config: InProcessServerOptions): Promise<InProcessServer> {
+  const { store, users, secret, output = [] } = config;
   const logger = collectingLogger(output);
   const byName = new Map(
     users.map((user, i) => [user.username, { user: { id: `failover-user-${i}`, username: user.username }, password: user.password }]),
@@ -54,7 +63,9 @@ export async function startInProcessServer(
       loginThrottleRate: '0',
       refreshThrottleRate: '0',
       trustedProxyCidrs: ['127.0.0.1/32'],
+      ...config.options,
     },
+    ...(config.clock === undefined ? {} : { clock: config.clock }),
     store,
     logger,
     users: {
