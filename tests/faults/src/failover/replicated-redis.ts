@@ -153,8 +153,11 @@ export async function startReplicatedRedis(settings: ReplicationSettings, replic
       }
       return client;
     };
-    const askSentinels = async (): Promise<RedisNode | null> => {
-      for (const sentinel of sentinels) {
+    /** Each sentinel's primary (null where one does not answer). */
+    const everySentinelsPrimary = async (): Promise<Array<RedisNode | null>> => Promise.all(sentinels.map((sentinel) => primaryNamedBy([sentinel])));
+    const askSentinels = (): Promise<RedisNode | null> => primaryNamedBy(sentinels);
+    const primaryNamedBy = async (asked: ReadonlyArray<{ host: string; port: number }>): Promise<RedisNode | null> => {
+      for (const sentinel of asked) {
         const client = new Redis({ ...sentinel, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1000 });
         client.on('error', () => undefined);
         try {
@@ -204,8 +207,10 @@ export async function startReplicatedRedis(settings: ReplicationSettings, replic
         const deadline = Date.now() + timeoutMs;
         let last = '';
         while (Date.now() < deadline) {
-          const primary = await askSentinels();
-          if (primary !== null && nodes.every((n) => n.running())) {
+          const named = await everySentinelsPrimary();
+          const primary = named[0] ?? null;
+          // Every sentinel names the same primary: no failover is still under way.
+          if (primary !== null && named.every((n) => n === primary) && nodes.every((n) => n.running())) {
             const info = await admin(primary)
               .info('replication')
               .catch(() => '');
