@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { RedisSessionStore, createRedisSentinelClient, type RedisDurability } from '@sessauth/redis';
 import type { Violation } from '../checker.js';
-import { demoUsers } from '../example-server.js';
+import { demoUsers, type DemoCredentials } from '../example-server.js';
+import { send } from '../wire.js';
 import { History, type HistoryEntry } from '../history.js';
-import { createClients, signIn } from '../load.js';
+import { createClients, signIn, sleep } from '../load.js';
 import { runScenario, summaryLine, type Fault, type LoadShape } from '../scenario.js';
 import { REDIS_DEADLINE_MS, SOAK } from '../timing.js';
 import { startInProcessServer } from './in-process-server.js';
-import { addLosses, countLosses, NO_LOSS, refreshLatency, type LossCounts } from './losses.js';
+import { addLosses, countLosses, NO_LOSS, refreshLatency, rulesOf, type LossCounts } from './losses.js';
 import { DOWN_AFTER_MS, FAILOVER_TIMEOUT_MS, PRIMARY_NAME, startReplicatedRedis, type ReplicatedRedis } from './replicated-redis.js';
 
 /** How the primary fails. */
@@ -40,10 +41,12 @@ export interface CellResult {
   /** Milliseconds from each heal to a full login and guarded read. */
   readonly recoveries: ReadonlyArray<number | null>;
   readonly durabilityUnmet: number;
+  /** After the last failover, once the group is healthy: ms until a login and a guarded read succeed (null: not within 30 s). */
+  readonly finalRecoveryMs: number | null;
 }
 
 /** 40 requests a second from 24 clients: the fault suite's load, a little lighter (one process serves it and runs six Redis processes beside it). */
-export const FAILOVER_LOAD: LoadShape = { clients: 24, rate: 40, warmupMs: SOAK ? 3000 : 1500, settleMs: SOAK ? 2000 : 1000 };
+export const FAILOVER_LOAD: LoadShape = { clients: 24, rate: 40, warmupMs: SOAK ? 3000 : 1000, settleMs: SOAK ? 2000 : 500 };
 
 /** How long the partition holds: past the failover timeout, so the sentinels promote a replica meanwhile. */
 export const PARTITION_MS = FAILOVER_TIMEOUT_MS + 2000;
@@ -92,8 +95,10 @@ export async function runFailoverCell(cell: FailoverCell, log: (line: string) =>
       others.push(...counted.others.map((violation) => ({ ...violation, scenario: i + 1 })));
       entries.push(...report.entries);
       recoveries.push(report.recoveryMs);
-      log(`${summaryLine(cellName(cell), report)} | lost ${JSON.stringify(counted.losses)}`);
+      log(`${summaryLine(cellName(cell), report)} | lost ${JSON.stringify(counted.losses)} | other violations ${rulesOf(counted.others)}`);
     }
+    await group.awaitHealthy();
+    const finalRecoveryMs = await untilServing(server.baseUrl, users[FAILOVER_LOAD.clients]!);
     const statuses: Record<string, number> = {};
     for (const entry of entries) statuses[String(entry.status)] = (statuses[String(entry.status)] ?? 0) + 1;
     return {
@@ -107,6 +112,7 @@ export async function runFailoverCell(cell: FailoverCell, log: (line: string) =>
       statuses,
       recoveries,
       durabilityUnmet: output.filter((line) => line === 'redis_durability_unmet').length,
+      finalRecoveryMs,
     };
   } finally {
     await server?.stop();
@@ -156,4 +162,19 @@ function partitionFault(group: ReplicatedRedis): Fault {
       }
     },
   };
+}
+
+/** Milliseconds until a login and a guarded read both succeed (the same process, no restart); null after 30 s. */
+async function untilServing(baseUrl: string, user: DemoCredentials): Promise<number | null> {
+  const started = Date.now();
+  const ip = '198.51.100.252';
+  while (Date.now() - started < 30_000) {
+    const login = await send(baseUrl, { method: 'POST', path: '/auth/login/', json: user, ip }, 10_000);
+    if (login.issued !== null) {
+      const me = await send(baseUrl, { method: 'GET', path: '/me', access: login.issued.access, ip }, 10_000);
+      if (me.status === 200) return Date.now() - started;
+    }
+    await sleep(200);
+  }
+  return null;
 }

@@ -61,3 +61,17 @@ export function refreshLatency(entries: readonly HistoryEntry[], percentile: num
   if (durations.length === 0) return null;
   return durations[Math.min(durations.length - 1, Math.ceil((percentile / 100) * durations.length) - 1)] ?? null;
 }
+
+/**
+ * Violations of availability only: 503s after the service had recovered, or no recovery within the
+ * checker's bound. On a loaded machine a replica's acknowledgement can come late (the durable store
+ * then answers 503) and the sentinels can fail a slow primary over once more: recorded, not a loss.
+ */
+export const AVAILABILITY_RULES: readonly string[] = ['outage-after-heal', 'not-recovered'];
+
+/** Counts of violations by rule, as `rule:count` words. */
+export function rulesOf(violations: readonly Violation[]): string {
+  const counts = new Map<string, number>();
+  for (const v of violations) counts.set(v.rule, (counts.get(v.rule) ?? 0) + 1);
+  return [...counts].map(([rule, count]) => `${rule}:${count}`).join(' ') || 'none';
+}
