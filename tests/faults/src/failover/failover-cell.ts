@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { RedisSessionStore, createRedisSentinelClient, type RedisDurability } from '@sessauth/redis';
+import { RedisSessionStore, createRedisClusterClient, createRedisSentinelClient, type RedisDurability } from '@sessauth/redis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Violation } from '../checker.js';
 import { demoUsers, type DemoCredentials } from '../example-server.js';
 import { send } from '../wire.js';
@@ -9,6 +10,7 @@ import { runScenario, summaryLine, type Fault, type LoadShape } from '../scenari
 import { REDIS_DEADLINE_MS, SOAK } from '../timing.js';
 import { startInProcessServer } from './in-process-server.js';
 import { addLosses, countLosses, NO_LOSS, refreshLatency, rulesOf, type LossCounts } from './losses.js';
+import { CLUSTER_NODE_TIMEOUT_MS, startRedisClusterGroup, type ClusterNodeProcess, type RedisClusterGroup } from './redis-cluster-group.js';
 import { DOWN_AFTER_MS, FAILOVER_TIMEOUT_MS, PRIMARY_NAME, startReplicatedRedis, type ReplicatedRedis } from './replicated-redis.js';
 
 /** How the primary fails. */
@@ -22,7 +24,11 @@ export type FailoverFault = 'kill' | 'partition';
 export const DURABLE_STORE: RedisDurability = { replicas: 1, timeoutMs: 500 };
 export const DURABLE_SERVER = { minReplicas: { count: 1, maxLagSeconds: 2 } } as const;
 
+/** Sentinel: a primary, two replicas, three sentinels. Cluster: three primaries, three replicas. */
+export type FailoverTopology = 'sentinel' | 'cluster';
+
 export interface FailoverCell {
+  readonly topology: FailoverTopology;
   readonly durable: boolean;
   readonly fault: FailoverFault;
   readonly failovers: number;
@@ -52,23 +58,21 @@ export const FAILOVER_LOAD: LoadShape = { clients: 24, rate: 40, warmupMs: SOAK 
 export const PARTITION_MS = FAILOVER_TIMEOUT_MS + 2000;
 
 export function cellName(cell: FailoverCell): string {
-  return `Sentinel, ${cell.durable ? 'durable' : 'default'}, ${cell.fault === 'kill' ? 'SIGKILL of the primary' : `primary partitioned ${PARTITION_MS / 1000} s`}`;
+  return `${cell.topology === 'sentinel' ? 'Sentinel' : 'Cluster'}, ${cell.durable ? 'durable' : 'default'}, ${cell.fault === 'kill' ? 'SIGKILL of the primary' : `primary partitioned ${PARTITION_MS / 1000} s`}`;
 }
 
 /**
- * One cell of the table: a fresh group (primary, two replicas, three sentinels), the store through
- * Sentinel, the engine in process, the fault suite's mixed load, and `failovers` failovers one after
+ * One cell of the table: a fresh group (primary, two replicas, three sentinels; or a 3+3 cluster), the
+ * store through Sentinel (or the Cluster client), the engine in process, the fault suite's mixed load, and `failovers` failovers one after
  * another (the group is healthy again before each). Every failover is one scenario of the fault
  * suite (`runScenario`: load, fault, heal, recovery, committed checks, history checker).
  */
 export async function runFailoverCell(cell: FailoverCell, log: (line: string) => void): Promise<CellResult> {
-  const group = await startReplicatedRedis({ minReplicas: cell.durable ? DURABLE_SERVER.minReplicas : null });
+  const deployment = await deploy(cell);
+  const { client } = deployment;
   const output: string[] = [];
-  let client: Awaited<ReturnType<typeof createRedisSentinelClient>> | null = null;
   let server: Awaited<ReturnType<typeof startInProcessServer>> | null = null;
   try {
-    client = await createRedisSentinelClient({ sentinels: group.sentinels, name: PRIMARY_NAME, natMap: group.natMap });
-    client.on('error', () => undefined);
     const users = demoUsers(FAILOVER_LOAD.clients + 1);
     const store = new RedisSessionStore({
       client,
@@ -78,6 +82,8 @@ export async function runFailoverCell(cell: FailoverCell, log: (line: string) =>
     });
     server = await startInProcessServer({ store, users, secret: randomBytes(48).toString('base64url'), output });
     const target = { server, users, deadlineMs: REDIS_DEADLINE_MS };
+    // Replicas attached before the first login: the durable store's writes wait for one.
+    await deployment.awaitHealthy();
     const clients = createClients(users, FAILOVER_LOAD.clients);
     const stragglers = await signIn({ baseUrl: server.baseUrl, limitMs: 20_000 }, clients, new History());
     if (stragglers.length > 0) throw new Error(`${stragglers.length} clients could not sign in before the first failover`);
@@ -87,8 +93,8 @@ export async function runFailoverCell(cell: FailoverCell, log: (line: string) =>
     const entries: HistoryEntry[] = [];
     const recoveries: Array<number | null> = [];
     for (let i = 0; i < cell.failovers; i += 1) {
-      await group.awaitHealthy();
-      const fault = cell.fault === 'kill' ? killFault(group) : partitionFault(group);
+      await deployment.awaitHealthy();
+      const fault = deployment.fault(cell.fault);
       const report = await runScenario(target, fault, FAILOVER_LOAD, clients);
       const counted = countLosses(report.violations);
       losses = addLosses(losses, counted.losses);
@@ -97,7 +103,7 @@ export async function runFailoverCell(cell: FailoverCell, log: (line: string) =>
       recoveries.push(report.recoveryMs);
       log(`${summaryLine(cellName(cell), report)} | lost ${JSON.stringify(counted.losses)} | other violations ${rulesOf(counted.others)}`);
     }
-    await group.awaitHealthy();
+    await deployment.awaitHealthy();
     const finalRecoveryMs = await untilServing(server.baseUrl, users[FAILOVER_LOAD.clients]!);
     const statuses: Record<string, number> = {};
     for (const entry of entries) statuses[String(entry.status)] = (statuses[String(entry.status)] ?? 0) + 1;
@@ -116,9 +122,67 @@ export async function runFailoverCell(cell: FailoverCell, log: (line: string) =>
     };
   } finally {
     await server?.stop();
-    client?.disconnect();
-    await group.stop();
+    client.disconnect();
+    await deployment.stop();
   }
+}
+
+/** What a cell runs on: the servers, the application's client, and how to fail the primary. */
+interface Deployment {
+  readonly client: Redis | Cluster;
+  awaitHealthy(): Promise<void>;
+  fault(kind: FailoverFault): Fault;
+  stop(): Promise<void>;
+}
+
+async function deploy(cell: FailoverCell): Promise<Deployment> {
+  const settings = { minReplicas: cell.durable ? DURABLE_SERVER.minReplicas : null };
+  if (cell.topology === 'cluster') {
+    if (cell.fault !== 'kill') throw new Error('the cluster cells kill a primary only');
+    const cluster = await startRedisClusterGroup(settings);
+    try {
+      const client = await createRedisClusterClient(cluster.seeds.map((seed) => ({ ...seed })));
+      client.on('error', () => undefined);
+      return { client, awaitHealthy: () => cluster.awaitHealthy(), fault: () => clusterKillFault(cluster), stop: () => cluster.stop() };
+    } catch (error) {
+      await cluster.stop();
+      throw error;
+    }
+  }
+  const group = await startReplicatedRedis(settings);
+  try {
+    const client = await createRedisSentinelClient({ sentinels: group.sentinels, name: PRIMARY_NAME, natMap: group.natMap });
+    client.on('error', () => undefined);
+    return {
+      client,
+      awaitHealthy: async () => void (await group.awaitHealthy()),
+      fault: (kind) => (kind === 'kill' ? killFault(group) : partitionFault(group)),
+      stop: () => group.stop(),
+    };
+  } catch (error) {
+    await group.stop();
+    throw error;
+  }
+}
+
+/** SIGKILL of one of the three primaries; healed once its replica took its slots over, then it restarts (and rejoins as a replica). */
+function clusterKillFault(cluster: RedisClusterGroup): Fault {
+  let old: ClusterNodeProcess | null = null;
+  return {
+    name: 'SIGKILL of a cluster primary, its replica promoted',
+    holdMs: 0,
+    async inject() {
+      const primaries = await cluster.primaries();
+      old = primaries[Math.floor(Math.random() * primaries.length)] ?? null;
+      if (old === null) throw new Error('the cluster has no primary');
+      await cluster.kill(old);
+    },
+    async heal() {
+      if (old === null) return;
+      await cluster.awaitFailover(old, CLUSTER_NODE_TIMEOUT_MS * 10);
+      await cluster.restart(old);
+    },
+  };
 }
 
 /** SIGKILL of the primary; healed once the sentinels promoted a replica, then the old one restarts (it becomes a replica). */
