@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkHistory } from '../src/checker.js';
-import { countLosses, refreshLatency } from '../src/failover/losses.js';
+import { checkHistory, UNAVAILABLE_BODY } from '../src/checker.js';
+import { countLosses, isAvailability, refreshLatency, rulesOf } from '../src/failover/losses.js';
 import { History, type HistoryEntry } from '../src/history.js';
 
 // The failover table counts the checker's findings as losses: each lost session or undone rotation
@@ -64,6 +64,13 @@ describe('countLosses', () => {
       ),
     );
     expect(result.losses.sessionsLost).toBe(1);
+  });
+
+  it('a committed check answered 503 is availability (unverified), named apart', () => {
+    const result = losses(entries({ kind: 'committed-check', status: 503, body: JSON.stringify(UNAVAILABLE_BODY), start: 9000, end: 9010 }));
+    expect(result.others).toHaveLength(1);
+    expect(result.others.every(isAvailability)).toBe(true);
+    expect(rulesOf(result.others)).toBe('committed-check-503:1');
   });
 
   it('late answers count one by one; a slow recovery is availability, not a loss', () => {

@@ -69,9 +69,24 @@ export function refreshLatency(entries: readonly HistoryEntry[], percentile: num
  */
 export const AVAILABILITY_RULES: readonly string[] = ['outage-after-heal', 'not-recovered'];
 
+/**
+ * An availability finding: a rule above, or a committed check (a read after the load) answered 503: the
+ * store could not be asked then, so that session is unverified, not lost (counted apart in the table).
+ */
+export function isAvailability(violation: Violation): boolean {
+  return AVAILABILITY_RULES.includes(violation.rule) || isUnansweredCheck(violation);
+}
+
+export function isUnansweredCheck(violation: Violation): boolean {
+  return violation.rule === 'unexpected-status' && / committed-check -> 503\b/.test(violation.detail);
+}
+
 /** Counts of violations by rule, as `rule:count` words. */
 export function rulesOf(violations: readonly Violation[]): string {
   const counts = new Map<string, number>();
-  for (const v of violations) counts.set(v.rule, (counts.get(v.rule) ?? 0) + 1);
+  for (const v of violations) {
+    const rule = isUnansweredCheck(v) ? 'committed-check-503' : v.rule;
+    counts.set(rule, (counts.get(rule) ?? 0) + 1);
+  }
   return [...counts].map(([rule, count]) => `${rule}:${count}`).join(' ') || 'none';
 }
