@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { freePort, stopProcess } from '@sessauth/test-support';
 import { Redis } from 'ioredis';
 import { sleep } from '../load.js';
+import { killedOnExit } from './killed-on-exit.js';
 import { REDIS_SERVER } from '../stores/redis-server.js';
 import type { ReplicationSettings } from './replicated-redis.js';
 
@@ -53,7 +54,7 @@ export async function startRedisClusterGroup(settings: ReplicationSettings): Pro
   const children = new Map<number, ChildProcess>();
   const nodes: Array<ClusterNodeProcess & { readonly conf: string }> = [];
   const start = async (node: ClusterNodeProcess & { readonly conf: string }) => {
-    const child = spawn(REDIS_SERVER, [node.conf], { stdio: 'ignore' });
+    const child = killedOnExit(spawn(REDIS_SERVER, [node.conf], { stdio: 'ignore' }));
     children.set(node.index, child);
     await untilPong(node.port, child);
   };

@@ -6,6 +6,7 @@ import { startFaultProxy, type FaultProxy } from '@sessauth/conformance/faults';
 import { freePort, stopProcess } from '@sessauth/test-support';
 import { Redis } from 'ioredis';
 import { sleep } from '../load.js';
+import { killedOnExit } from './killed-on-exit.js';
 import { REDIS_SERVER } from '../stores/redis-server.js';
 
 /** The name the sentinels monitor the primary under. */
@@ -75,7 +76,7 @@ export async function startReplicatedRedis(settings: ReplicationSettings, replic
   let stopped = false;
 
   const startNode = async (node: RedisNode & { readonly conf: string }) => {
-    const child = spawn(REDIS_SERVER, [node.conf], { stdio: 'ignore' });
+    const child = killedOnExit(spawn(REDIS_SERVER, [node.conf], { stdio: 'ignore' }));
     children.set(node.index, child);
     await untilPong(node.port, child, 'redis-server');
   };
@@ -138,7 +139,7 @@ export async function startReplicatedRedis(settings: ReplicationSettings, replic
           '',
         ].join('\n'),
       );
-      const child = spawn(REDIS_SERVER, [conf, '--sentinel'], { stdio: 'ignore' });
+      const child = killedOnExit(spawn(REDIS_SERVER, [conf, '--sentinel'], { stdio: 'ignore' }));
       sentinelChildren.push(child);
       await untilPong(port, child, 'redis-sentinel');
       sentinels.push({ host: '127.0.0.1', port });
