@@ -141,6 +141,8 @@ async function deploy(cell: FailoverCell): Promise<Deployment> {
     if (cell.fault !== 'kill') throw new Error('the cluster cells kill a primary only');
     const cluster = await startRedisClusterGroup(settings);
     try {
+      // ioredis' Cluster does not become ready while cluster_state is not ok (just after the create).
+      await cluster.awaitHealthy();
       const client = await createRedisClusterClient(cluster.seeds.map((seed) => ({ ...seed })));
       client.on('error', () => undefined);
       return { client, awaitHealthy: () => cluster.awaitHealthy(), fault: () => clusterKillFault(cluster), stop: () => cluster.stop() };
