@@ -13,6 +13,8 @@ import { parseArgs } from 'node:util';
 import { jwtVerify } from 'jose';
 import type * as Core from '@sessauth/core';
 import { AUDIENCE, BENCH_USER, ISSUER, SECRET, SEEDED_SESSIONS } from './config.js';
+import { cpuPerCall } from './cpu-per-call.js';
+import { guardOf, type Once } from './memory-guard.js';
 import { BenchUsers, createBenchAuth, logIn } from './bench-auth.js';
 import { ACCESS_TOKEN_SECONDS, type StoreName } from './config.js';
 import { prepareStores } from './prepare-stores.js';
@@ -24,7 +26,6 @@ import { openStore } from './stores/open-store.js';
 import { HAND_SESSION_ID, seedSessions } from './stores/seed.js';
 
 const CALLERS = 32;
-type Once = () => Promise<unknown>;
 
 const { values } = parseArgs({
   options: { core: { type: 'string', multiple: true }, rounds: { type: 'string' }, seconds: { type: 'string' }, stores: { type: 'string' } },
@@ -32,58 +33,6 @@ const { values } = parseArgs({
 const rounds = Number(values.rounds ?? 10);
 const seconds = Number(values.seconds ?? 1);
 const cores = values.core ?? [];
-
-/** A plain-text "hasher": the guard never hashes; login only needs to find the user. */
-const plainHasher = { hash: async (p: string) => p, verify: async (h: string, p: string) => h === p };
-
-async function guardOf(core: typeof Core): Promise<Once> {
-  const store = new core.MemorySessionStore();
-  const now = new Date();
-  for (let i = 0; i < SEEDED_SESSIONS; i += 1) {
-    await store.createSession({
-      session: {
-        id: `filler-${i}`,
-        userId: `filler-user-${i}`,
-        refreshJti: `j${i}`,
-        securityStamp: 's',
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + 86_400_000),
-        ipAddress: null,
-        userAgent: null,
-        browser: null,
-        location: null,
-      },
-      maxActiveSessions: 20,
-    });
-  }
-  const user = { id: BENCH_USER.id, username: BENCH_USER.username, password: BENCH_USER.password, stamp: 'stamp-1' };
-  const users = {
-    findById: async (id: string) => (id === user.id ? user : null),
-    idOf: (u: typeof user) => u.id,
-    securityStamp: (u: typeof user) => u.stamp,
-    findByUsername: async (name: string) => (name === user.username ? { user, passwordHash: user.password } : null),
-  };
-  const auth = await core.createSessauth({
-    options: { secretKey: SECRET, issuer: ISSUER, audience: AUDIENCE, loginThrottleRate: '0', accessTokenExpireSeconds: 3600 },
-    store,
-    users,
-    authenticator: core.createPasswordAuthenticator({ users, hasher: plainHasher }),
-  });
-  const body = new TextEncoder().encode(JSON.stringify({ username: user.username, password: user.password }));
-  const login = await auth.handle({
-    method: 'POST',
-    path: '/auth/login/',
-    query: '',
-    peerAddress: '127.0.0.1',
-    secure: false,
-    headers: new Map([['content-type', ['application/json']]]),
-    readBody: async () => body,
-  });
-  const token = (JSON.parse(login!.body!) as { access_token: string }).access_token;
-  const input = { authorization: [`Bearer ${token}`] };
-  await auth.authenticate(input);
-  return () => auth.authenticate(input);
-}
 
 async function joseOnly(): Promise<Once> {
   const key = createSecretKey(Buffer.from(SECRET, 'utf8'));
@@ -97,23 +46,6 @@ async function joseOnly(): Promise<Once> {
     .setExpirationTime('1h')
     .sign(key);
   return () => jwtVerify(token, key, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE });
-}
-
-/** CPU µs per call over one slice of `seconds`, CALLERS calls in flight. */
-async function cpuPerCall(once: Once): Promise<number> {
-  const end = performance.now() + seconds * 1000;
-  let calls = 0;
-  const before = process.cpuUsage();
-  await Promise.all(
-    Array.from({ length: CALLERS }, async () => {
-      while (performance.now() < end) {
-        await once();
-        calls += 1;
-      }
-    }),
-  );
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / calls;
 }
 
 const targets: [string, Once][] = [
@@ -139,10 +71,10 @@ for (const store of stores) {
   const input = { authorization: [`Bearer ${accessToken}`] };
   targets.push([`sessauth guard, ${store}`, () => auth.authenticate(input)]);
 }
-for (const [, once] of targets) await cpuPerCall(once);
+for (const [, once] of targets) await cpuPerCall(once, seconds, CALLERS);
 const results = new Map<string, number[]>(targets.map(([name]) => [name, []]));
 for (let round = 0; round < rounds; round += 1) {
-  for (const [name, once] of round % 2 === 0 ? targets : [...targets].reverse()) results.get(name)!.push(await cpuPerCall(once));
+  for (const [name, once] of round % 2 === 0 ? targets : [...targets].reverse()) results.get(name)!.push(await cpuPerCall(once, seconds, CALLERS));
 }
 const jose = results.get('jose verify only')!;
 console.log(`CPU per call, ${rounds} rounds × ${seconds} s, ${CALLERS} in flight; ratio = jose's CPU per call / this one's (per round)`);

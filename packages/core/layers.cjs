@@ -10,8 +10,8 @@ const CORE_LAYERS = [
   { band: 'sessions', folders: ['sessions'], role: 'the session domain: authenticate, create, refresh, revoke, end-all, list, events; no HTTP' },
   {
     band: 'services',
-    folders: ['tokens', 'rate-limit', 'events', 'password', 'http'],
-    role: 'tokens, throttling, the event bus, password hashing, the wire (shapes, headers, cookies, CSRF, body gate, router)',
+    folders: ['tokens', 'rate-limit', 'events', 'password', 'http', 'ssf'],
+    role: 'tokens, throttling, the event bus, password hashing, the wire (shapes, headers, cookies, CSRF, body gate, router), the Shared Signals outbox writer and push delivery',
   },
   { band: 'ports', folders: ['store', 'users'], role: 'the storage port (and the memory store), the users port' },
   { band: 'settings', folders: ['options', 'geo'], role: 'the settings table, geolocation providers' },

@@ -1,23 +1,25 @@
-import { Inject, Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
-import { json } from 'express';
+import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import type { Sessauth } from '@sessauth/core';
 import type { DemoUser } from '@sessauth/example-shared';
-import { sessauthMiddleware } from '@sessauth/express';
+import { SessauthModule } from '@sessauth/nestjs';
+import { json } from 'express';
+import { HealthController } from './health.controller.js';
 import { MeController } from './me.controller.js';
-import { SessauthGuard } from './sessauth.guard.js';
-import { SESSAUTH, sessauthProvider } from './sessauth.provider.js';
 
 @Module({})
 export class AppModule implements NestModule {
-  constructor(@Inject(SESSAUTH) private readonly auth: Sessauth<DemoUser>) {}
-
   static forRoot(auth: Sessauth<DemoUser>): DynamicModule {
-    return { module: AppModule, controllers: [MeController], providers: [sessauthProvider(auth), SessauthGuard] };
+    return {
+      module: AppModule,
+      // The endpoints at /auth/..., and SessauthGuard on every route but the @Public() ones.
+      imports: [SessauthModule.forRoot({ auth, globalGuard: true })],
+      controllers: [MeController, HealthController],
+    };
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    // The endpoints (/auth/...) first, reading the raw body themselves; then the JSON parser
-    // for the app's own routes (Nest's built-in one is off: see create-app.ts).
-    consumer.apply(sessauthMiddleware(this.auth), json()).forRoutes('*');
+    // The JSON parser for the app's own routes; sessauth reads the raw body of its own
+    // routes ahead of it (Nest's built-in parser is off: see create-app.ts).
+    consumer.apply(json()).forRoutes('*');
   }
 }

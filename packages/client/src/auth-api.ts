@@ -10,12 +10,15 @@ export interface TokenGrant {
 
 /**
  * What became of a refresh. `rejected` is a definite answer of the API (it carries
- * an `error_code`); everything else (no answer, a 5xx, a proxy's page, an
+ * an `error_code`); `unsent` means the refresh request never left the browser (getting
+ * its CSRF token failed, or the API refuses the CORS preflight every refresh needs), so
+ * the token is as it was; everything else (no answer, a 5xx, a proxy's page, an
  * unreadable 200) is `ambiguous`: the old token may already be spent.
  */
 export type RefreshOutcome =
   | { readonly kind: 'ok'; readonly grant: TokenGrant }
   | { readonly kind: 'rejected'; readonly status: number; readonly code: string }
+  | { readonly kind: 'unsent'; readonly error: SessauthClientError }
   | { readonly kind: 'ambiguous' };
 
 export interface ApiTarget {
@@ -24,6 +27,8 @@ export interface ApiTarget {
   url(path: string): string;
   readonly transport: 'cookie' | 'body';
   readonly csrf: CsrfSource;
+  /** The API is on another origin than the page: a fetch that rejects there is most often CORS. */
+  readonly crossOrigin: boolean;
 }
 
 /** The wire calls of login and refresh: CSRF, credentials, and reading the answers. */
@@ -70,20 +75,61 @@ export class AuthApi {
   async refresh(refreshToken: string | null, timeoutMs: number): Promise<RefreshOutcome> {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), timeoutMs);
+    // Set just before the refresh request itself is handed to fetch: a failure before that point
+    // (the CSRF token's GET, which a misconfigured CORS refuses too) presented no token at all.
+    const sent = { refresh: false };
     try {
       const body = this.target.transport === 'body' ? { refresh_token: refreshToken } : {};
-      const response = await this.post('refresh/', body, abort.signal);
+      const response = await this.post('refresh/', body, abort.signal, {}, sent);
       const json = await jsonOf(response);
       const grant = response.ok ? grantOf(json, this.target.transport) : null;
       if (grant !== null) return { kind: 'ok', grant };
       const code = typeof json?.error_code === 'string' ? json.error_code : null;
       if (response.status >= 400 && response.status < 500 && code !== null) return { kind: 'rejected', status: response.status, code };
       return { kind: 'ambiguous' };
-    } catch {
+    } catch (error) {
+      if (!sent.refresh) return { kind: 'unsent', error: this.networkError(error) };
+      if (!abort.signal.aborted && error instanceof TypeError && (await this.refusesPreflight())) {
+        return { kind: 'unsent', error: this.networkError(error, PREFLIGHT_REFUSED) };
+      }
       return { kind: 'ambiguous' };
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * A browser does not tell script why a fetch failed. After a refresh's fetch rejected on a
+   * cross-origin API, two requests that change nothing tell one case apart for sure: the API
+   * answers a simple CORS request (a GET without custom headers, sent without a preflight), yet a
+   * GET carrying the refresh's own headers (which needs the same preflight as the refresh POST)
+   * fails. Then the preflight is refused, and a refused preflight means the POST was never sent.
+   * Anything else (the network is down, every CORS answer is missing) stays ambiguous: a POST
+   * whose preflight passed may have been processed although its answer could not be read.
+   */
+  private async refusesPreflight(): Promise<boolean> {
+    if (!this.target.crossOrigin) return false;
+    const credentials: RequestCredentials = this.target.transport === 'cookie' ? 'include' : 'same-origin';
+    const answers = (init: RequestInit, path: string) =>
+      this.target.fetch(this.target.url(path), { ...init, credentials, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) }).then(
+        () => true,
+        () => false,
+      );
+    if (!(await answers({ method: 'GET' }, 'csrf/'))) return false;
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      ...(this.target.transport === 'cookie' ? { 'x-csrftoken': 'probe' } : {}),
+    };
+    return !(await answers({ method: 'GET', headers }, 'refresh/'));
+  }
+
+  /** `network_error` for a fetch that rejected; on a cross-origin API the message names CORS. */
+  networkError(error: unknown, known?: string): SessauthClientError {
+    if (error instanceof SessauthClientError) return error;
+    const message = error instanceof Error ? error.message : String(error);
+    if (known !== undefined) return new SessauthClientError('network_error', null, `${message}: ${known}`);
+    if (!this.target.crossOrigin || !(error instanceof TypeError)) return new SessauthClientError('network_error', null, message);
+    return new SessauthClientError('network_error', null, `${message}: ${LIKELY_CORS}`);
   }
 
   /**
@@ -95,23 +141,44 @@ export class AuthApi {
     if (!response.ok) throw await errorOf(response);
   }
 
-  /** A JSON POST; in cookie transport with `X-CSRFToken`, renewed once after `403 csrf_failed`. */
-  private async post(path: string, body: unknown, signal?: AbortSignal, extraHeaders: Record<string, string> = {}): Promise<Response> {
+  /**
+   * A JSON POST; in cookie transport with `X-CSRFToken`, renewed once after `403 csrf_failed`.
+   * `sent.refresh` turns true as the POST itself is handed to fetch.
+   */
+  private async post(
+    path: string,
+    body: unknown,
+    signal?: AbortSignal,
+    extraHeaders: Record<string, string> = {},
+    sent: { refresh: boolean } = { refresh: false },
+  ): Promise<Response> {
     const cookie = this.target.transport === 'cookie';
-    const send = (csrfToken: string | null): Promise<Response> =>
-      this.target.fetch(this.target.url(path), {
+    const send = (csrfToken: string | null): Promise<Response> => {
+      sent.refresh = true;
+      return this.target.fetch(this.target.url(path), {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...extraHeaders, ...(csrfToken === null ? {} : { 'x-csrftoken': csrfToken }) },
         body: JSON.stringify(body),
         credentials: cookie ? 'include' : 'same-origin',
         ...(signal === undefined ? {} : { signal }),
       });
+    };
     if (!cookie) return send(null);
     const first = await send(await this.target.csrf.token());
     if (first.status !== 403 || (await codeOf(first.clone())) !== 'csrf_failed') return first;
+    // A refused request changed nothing: until the retry leaves, nothing was presented that counts.
+    sent.refresh = false;
     return send(await this.target.csrf.renew());
   }
 }
+
+const PROBE_TIMEOUT_MS = 5000;
+
+// Short on purpose: every byte ships in the client.
+const LIKELY_CORS =
+  "likely CORS (the API is on another origin): allow this page's origin with credentials, the CORS layer before sessauth's; or the network is down";
+
+const PREFLIGHT_REFUSED = 'CORS refused the preflight (OPTIONS) of the refresh, which was never sent: allow POST, Content-Type and X-CSRFToken';
 
 /**
  * The server and this client must agree on where the refresh token travels; a mismatch

@@ -146,6 +146,9 @@ export class RefreshCoordinator {
     const presented = storage === null ? null : await storage.get();
     if (storage !== null && presented === null) return this.fail('expired');
     const outcome = await api.refresh(presented, timeoutMs);
+    // The refresh never left the browser (its CSRF token could not be had, or CORS refused its
+    // preflight): nothing was presented, so the session is as it was and no tab signs out.
+    if (outcome.kind === 'unsent') throw outcome.error;
     if (outcome.kind === 'rejected') {
       // Refused before anything changed (throttle, CSRF, bad request): the session is as it was.
       if (outcome.status !== 401 && outcome.code !== 'invalid_token_type') throw new SessauthClientError(outcome.code, outcome.status);

@@ -30,7 +30,13 @@ export class SessauthClient {
     this.storage = config.transport === 'body' ? (options.storage ?? memoryStorage()) : null;
     const sameOrigin = typeof location !== 'undefined' && location.origin === config.apiOrigin;
     const csrf = new CsrfSource(sameOrigin ? documentCookieReader(config.csrfCookieName) : () => null, (): Promise<string> => api.fetchCsrfToken());
-    const api: AuthApi = (this.api = new AuthApi({ fetch: config.fetch, url: (path) => config.authUrl(path), transport: config.transport, csrf }));
+    const api: AuthApi = (this.api = new AuthApi({
+      fetch: config.fetch,
+      url: (path) => config.authUrl(path),
+      transport: config.transport,
+      csrf,
+      crossOrigin: typeof location !== 'undefined' && location.origin !== config.apiOrigin,
+    }));
     this.coordinator = new RefreshCoordinator({
       state: this.state,
       link: this.link,
@@ -65,7 +71,13 @@ export class SessauthClient {
 
   /** Signs in (built-in authenticator: `{ username, password }`). Throws `SessauthClientError`. */
   async login(credentials: Record<string, unknown>): Promise<void> {
-    await this.link.exclusive(async () => this.coordinator.startSession(await this.api.login(credentials).catch(networkError)));
+    await this.link.exclusive(async () =>
+      this.coordinator.startSession(
+        await this.api.login(credentials).catch((error: unknown) => {
+          throw this.api.networkError(error);
+        }),
+      ),
+    );
   }
 
   /**

@@ -132,4 +132,8 @@ export interface SessionInfo {
   name: string | null;
   /** The session's absolute end (ISO 8601, UTC); null when it never ages out. */
   expires_at: string | null;
+  /** Only when the server keeps the activity history (JWT_SESSION_ACTIVITY): the last client's address; `ip_address` stays the login's. */
+  last_ip_address?: string | null;
+  /** Only with the activity history on: the last client's browser; `browser` stays the login's. */
+  last_browser?: string | null;
 }

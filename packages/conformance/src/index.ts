@@ -35,3 +35,4 @@ export { CapturingLogger } from './http/capturing-logger.js';
 export { CookieJar, parseSetCookie, type ParsedSetCookie } from './http/cookie-jar.js';
 export { TestClock } from './http/test-clock.js';
 export { createAdapterTestEngine, type AdapterTestUser } from './http/adapter-test-engine.js';
+export { makeDpopKey, signProof, athOf, type DpopKey, type ProofClaims, type ProofAlgorithm } from './http/dpop-client.js';

@@ -18,6 +18,8 @@ const TOPICS = [
   'activity/',
   'logout/',
   'step-up/',
+  'access-cookie/',
+  'dpop/',
   'transport/',
   'csrf/',
   'content-type/',

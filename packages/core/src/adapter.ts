@@ -2,4 +2,5 @@
 // request into the core's plain-data shape and write the answer back.
 
 export type { SessauthRequest, SessauthResponse, RequestHeaders } from './http/sessauth-request.js';
+export type { RequestUriFacts } from './http/request-uri.js';
 export { readLimitedStream } from './streams/read-limited-stream.js';

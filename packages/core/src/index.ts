@@ -3,14 +3,21 @@
 
 // Engine
 export { createSessauth } from './engine/create-sessauth.js';
-export type { Sessauth, SessauthConfig, AuthContext, AuthenticateInput, FreshnessRule } from './engine/sessauth.js';
+export type { Sessauth, SessauthConfig, AuthContext, AuthenticateInput, FreshnessRule, GuardRequest } from './engine/sessauth.js';
 export type { AuthenticationFacts } from './sessions/step-up.js';
 export type { SessionApi } from './engine/session-api.js';
 export type { CreatedSession, CreateSessionForInput } from './engine/create-session-for.js';
 export type { RateLimitResult } from './engine/rate-limit-api.js';
+export type {
+  SessauthInstrumentation,
+  InstrumentedOperation,
+  OperationOutcome,
+  OutcomeReporter,
+  StoreRole,
+} from './engine/instrumentation.js';
 
 // Settings
-export type { SessauthOptions, ResolvedOptions, RateSpec, SigningAlgorithm, RefreshTokenTransport } from './options/options.js';
+export type { SessauthOptions, ResolvedOptions, RateSpec, SigningAlgorithm, RefreshTokenTransport, DpopMode } from './options/options.js';
 export { resolveOptions } from './options/resolve-options.js';
 export { settingsFromEnv } from './options/settings-from-env.js';
 
@@ -18,6 +25,7 @@ export { settingsFromEnv } from './options/settings-from-env.js';
 export type { ErrorCode } from './errors/error-codes.js';
 export { ERROR_STATUS } from './errors/error-codes.js';
 export { SessauthError, StoreUnavailableError, SettingsError, RequestAbortedError, IntegrationError } from './errors/sessauth-error.js';
+export { DpopProofError, DpopBindingError } from './errors/dpop-error.js';
 export { StoreSchemaError, type StoreSchemaProblem } from './errors/store-schema-error.js';
 
 // The stores a host picks (the port itself is on `@sessauth/core/store`)
@@ -32,6 +40,7 @@ export type { PublicSession, PublicActivityEntry, TokenResponseBody, CsrfRespons
 export type { UserPort, Authenticator, AuthenticatorContext } from './users/user-port.js';
 export type { SetPassword } from './endpoints/change-password.js';
 export type { PasswordHasher, PasswordHasherDescription, PasswordCheckOptions } from './users/password-hasher.js';
+export type { TurnTiming } from './password/concurrency-limit.js';
 export { createPasswordAuthenticator } from './password/password-authenticator.js';
 
 // Geolocation (the offline provider is on `@sessauth/core/mmdb`)

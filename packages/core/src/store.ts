@@ -16,6 +16,13 @@ export type {
   RateLimitStore,
 } from './store/store-port.js';
 export type { ActivityEntry, ActivityKind, ActivityQuery, AppendActivityInput } from './store/activity-port.js';
+export type {
+  SecurityEventOutbox,
+  SecurityEventRecord,
+  SecurityEventState,
+  NewSecurityEvent,
+  SecurityEventOutcome,
+} from './store/security-event-outbox.js';
 export { encodeAdminCursor, decodeAdminCursor } from './store/admin-cursor.js';
 export { isActive } from './sessions/session-state.js';
 export { settleWithin } from './time/settle-within.js';

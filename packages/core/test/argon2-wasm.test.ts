@@ -15,6 +15,16 @@ describe('createWasmArgon2PasswordHasher', () => {
     expect(await wasm.hash('correct horse')).not.toBe(first);
   });
 
+  it('tells onTurn of each hash and verification that ran: two turns, each with a run time', async () => {
+    const turns: Array<{ waitMs: number; runMs: number }> = [];
+    const observed = createWasmArgon2PasswordHasher({ onTurn: (turn) => turns.push(turn) });
+    const hash = await observed.hash('correct horse');
+    await expect(observed.verify(hash, 'correct horse')).resolves.toBe(true);
+    expect(turns).toHaveLength(2);
+    // argon2id at 19 MiB does real work: a run never takes no time at all.
+    for (const turn of turns) expect(turn.runMs).toBeGreaterThan(0);
+  });
+
   it.each(PASSWORDS)('a hash made by one implementation verifies on the other (%j)', async (password) => {
     const byWasm = await wasm.hash(password);
     const byNative = await argon2PasswordHasher.hash(password);

@@ -126,3 +126,32 @@ describe('limitConcurrency', () => {
     expect(g.started).toEqual([1, 3]);
   });
 });
+
+describe('limitConcurrency onTurn', () => {
+  it('tells each task that ran its wait and run time, not a refused one, and ignores an observer that throws', async () => {
+    const turns: Array<{ waitMs: number; runMs: number }> = [];
+    const inTurn = limitConcurrency(1, {
+      maxWaiting: 1,
+      onTurn: (turn) => {
+        turns.push(turn);
+        throw new Error('observer fault');
+      },
+    });
+    const g = gate();
+    const first = inTurn(g.task(1));
+    const second = inTurn(g.task(2));
+    // The line holds one: the third is refused before it runs.
+    await expect(inTurn(g.task(3))).rejects.toBeInstanceOf(HasherBusyError);
+    await g.settle();
+    g.finishers.get(1)!.resolve(1);
+    await expect(first).resolves.toBe(1);
+    await g.settle();
+    g.finishers.get(2)!.resolve(2);
+    await expect(second).resolves.toBe(2);
+    expect(turns).toHaveLength(2);
+    for (const turn of turns) {
+      expect(turn.waitMs).toBeGreaterThanOrEqual(0);
+      expect(turn.runMs).toBeGreaterThanOrEqual(0);
+    }
+  });
+});

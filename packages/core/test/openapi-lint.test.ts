@@ -17,6 +17,11 @@ const CONTRACT_EXCEPTIONS: ReadonlyArray<{ readonly rule: string; readonly at: R
     at: /~1csrf~1\/get\/responses$/,
     why: 'GET csrf/ takes no input, so it has no client error to describe',
   },
+  {
+    rule: 'operation-4xx-response',
+    at: /~1\.well-known~1ssf-configuration\/get\/responses$/,
+    why: 'the SSF metadata takes no input either (and is described only while it is served)',
+  },
 ];
 
 async function findings(document: unknown): Promise<string[]> {
@@ -38,6 +43,9 @@ describe('the OpenAPI description under Redocly lint (recommended rules)', () =>
     ['cookie transport', { refreshTokenTransport: 'cookie' as const }],
     ['both transports, another prefix, mounted under /api', { refreshTokenTransport: 'both' as const, prefix: '/v2/auth', mountPath: '/api' }],
     ['the activity history on', { sessionActivity: true }],
+    ['DPoP required (the DPoP header, scheme and error)', { dpop: 'required' as const }],
+    ['the Shared Signals transmitter and its stream endpoints on', { ssfTransmitter: true, ssfStreamEndpoints: true }],
+    ['the Shared Signals transmitter on, without the admin listing', { ssfTransmitter: true }],
   ])('%s: no errors and no warnings beyond the contract exceptions', async (_, settings) => {
     expect(await findings(openApiDocument(settings))).toEqual([]);
   });

@@ -27,8 +27,12 @@ describe('OpenAPI description', () => {
     for (const prefix of ['/auth', '/api/v2/auth']) {
       const document = openApiDocument({ prefix, sessionActivity: true });
       const described = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
-      const served = ROUTE_TABLE.map((e) => `${e.method} ${documentedPath(prefix, e.path)}`);
+      // The Shared Signals routes are served only with JWT_SSF_TRANSMITTER on, and described only then.
+      const served = ROUTE_TABLE.filter((e) => !e.route.startsWith('ssf-')).map((e) => `${e.method} ${documentedPath(prefix, e.path)}`);
       expect(described.sort()).toEqual(served.sort());
+      const withSsf = openApiDocument({ prefix, ssfTransmitter: true, ssfStreamEndpoints: true });
+      const describedWithSsf = Object.entries(withSsf.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
+      expect(describedWithSsf.sort()).toEqual(ROUTE_TABLE.map((e) => `${e.method} ${documentedPath(prefix, e.path)}`).sort());
       // The router reads the same table: each documented operation reaches its route.
       for (const entry of ROUTE_TABLE) {
         const match = matchRoute(entry.method, documentedPath(prefix, entry.path).replace('{id}', 'abc'), prefix);
@@ -74,6 +78,30 @@ describe('OpenAPI description', () => {
     expect(openApiDocument({ refreshTokenTransport: 'both' }).components.schemas.TokenResponse?.required).toEqual(['access_token', 'refresh_token']);
     expect(operationOf('/refresh', 'POST', '/auth', 'cookie').requestBody?.required).toBe(false);
     expect(operationOf('/refresh', 'POST', '/auth', 'body').requestBody?.required).toBe(true);
+  });
+
+  it('describes DPoP only when JWT_DPOP is on: the DPoP header, the DPoP scheme, invalid_dpop_proof, token_type', () => {
+    const off = openApiDocument();
+    expect(off.components.securitySchemes.dpopAuth).toBeUndefined();
+    expect(JSON.stringify(off.paths)).not.toContain('invalid_dpop_proof');
+    const on = openApiDocument({ dpop: 'allowed' });
+    expect(on.components.securitySchemes.dpopAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'DPoP' }));
+    for (const [path, method] of [
+      ['/login', 'post'],
+      ['/refresh', 'post'],
+      ['/sessions', 'get'],
+      ['/logout', 'post'],
+    ] as const) {
+      const op = on.paths[documentedPath('/auth', path)]?.[method];
+      expect(
+        op?.parameters?.map((p) => `${p.in}:${p.name}`),
+        path,
+      ).toContain('header:DPoP');
+      expect(codesAt(op as OperationObject, 401), path).toEqual(expect.arrayContaining(['invalid_dpop_proof']));
+    }
+    expect(on.paths[documentedPath('/auth', '/sessions')]?.get?.security).toEqual([{ bearerAuth: [] }, { dpopAuth: [] }]);
+    expect(on.components.schemas.TokenResponse?.properties?.token_type).toEqual(expect.objectContaining({ const: 'DPoP' }));
+    expect(on.components.schemas.TokenResponse?.required).not.toContain('token_type');
   });
 
   it('describes the session list with the device name and expiry, and 429 with Retry-After', () => {

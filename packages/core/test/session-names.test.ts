@@ -52,8 +52,18 @@ describe('sessionNameOf', () => {
 
 describe('routing of sessions/{id}/', () => {
   it('DELETE and PATCH are routes; any other method is 405 with both in Allow', () => {
-    expect(matchRoute('PATCH', '/auth/sessions/abc/', '/auth')).toEqual({ kind: 'route', route: 'rename-session', sessionId: 'abc' });
-    expect(matchRoute('DELETE', '/auth/sessions/abc', '/auth')).toEqual({ kind: 'route', route: 'delete-session', sessionId: 'abc' });
+    expect(matchRoute('PATCH', '/auth/sessions/abc/', '/auth')).toEqual({
+      kind: 'route',
+      route: 'rename-session',
+      template: '/sessions/{id}',
+      sessionId: 'abc',
+    });
+    expect(matchRoute('DELETE', '/auth/sessions/abc', '/auth')).toEqual({
+      kind: 'route',
+      route: 'delete-session',
+      template: '/sessions/{id}',
+      sessionId: 'abc',
+    });
     for (const method of ['GET', 'POST', 'PUT', 'HEAD']) {
       expect(matchRoute(method, '/auth/sessions/abc/', '/auth')).toEqual({ kind: 'method-not-allowed', allow: 'DELETE, PATCH' });
     }

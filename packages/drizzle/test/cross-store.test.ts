@@ -42,6 +42,7 @@ for (const target of ALL_TARGETS) {
         `${tableName}_user_lock`,
         `${tableName}_migration`,
         `${tableName}_migration_lock`,
+        `${tableName}_security_event`,
         `${tableName}_rl`,
       ]) {
         await sql`drop table if exists ${sql.table(table)}`.execute(kysely.db);

@@ -30,6 +30,7 @@ for (const target of ALL_TARGETS) {
           `${tableName}_user_lock`,
           `${tableName}_migration`,
           `${tableName}_migration_lock`,
+          `${tableName}_security_event`,
           rateLimitTableName,
         ]) {
           await sql`drop table if exists ${sql.table(table)}`.execute(opened.db);

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { IntegrationError, type AuthContext, type AuthenticateInput, type FreshnessRule, type Sessauth } from '@sessauth/core';
-import { authorizationValues, writeSessauthResponse } from '@sessauth/node-http';
+import { guardInput, writeSessauthResponse } from '@sessauth/node-http';
 
 // Where the guards leave their answer; read back, typed, through getAuth/getOptionalAuth.
 const CONTEXT = Symbol('sessauth.auth');
@@ -50,7 +50,7 @@ export function getOptionalAuth<U>(_auth: Sessauth<U>, req: Request): AuthContex
 
 function guard<U>(auth: Sessauth<U>, check: (input: AuthenticateInput) => Promise<AuthContext<U> | null>): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    check({ authorization: authorizationValues(req) }).then(
+    check(guardInput(auth, req, req.originalUrl)).then(
       (context) => {
         (req as Guarded)[CONTEXT] = context;
         if (context !== null) req.auth = context;

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { IntegrationError, type AuthContext, type AuthenticateInput, type FreshnessRule, type Sessauth } from '@sessauth/core';
-import { authorizationValues } from '@sessauth/node-http';
+import { guardInput } from '@sessauth/node-http';
 import type { SessauthUser } from './types.js';
 import { sendSessauthResponse } from './write-response.js';
 
@@ -9,7 +9,7 @@ export function guardsOf(auth: Sessauth<SessauthUser>): { requireAuth: preHandle
   const guard =
     (check: (input: AuthenticateInput) => Promise<AuthContext<SessauthUser> | null>) => async (request: FastifyRequest, reply: FastifyReply) => {
       try {
-        request.auth = await check({ authorization: authorizationValues(request.raw) });
+        request.auth = await check(guardInput(auth, request.raw));
       } catch (error) {
         return sendSessauthResponse(reply, auth.errorResponse(error));
       }
@@ -26,7 +26,7 @@ export function guardsOf(auth: Sessauth<SessauthUser>): { requireAuth: preHandle
 export function requireFresh<U extends SessauthUser>(auth: Sessauth<U>, rule: FreshnessRule): preHandlerAsyncHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     try {
-      const context = await auth.authenticate({ authorization: authorizationValues(request.raw) });
+      const context = await auth.authenticate(guardInput(auth, request.raw));
       auth.assertFresh(context, rule);
       request.auth = context;
     } catch (error) {

@@ -1,5 +1,7 @@
-import type { AuthContext, FreshnessRule, Sessauth, SetPassword } from '@sessauth/core';
+import type { AuthContext, AuthenticateInput, FreshnessRule, Sessauth, SetPassword } from '@sessauth/core';
 import type { SessauthRequest, SessauthResponse } from '@sessauth/core/adapter';
+import { fetchGuardInput } from './guard-input.js';
+import { pathOf } from './path-of.js';
 import { readFetchBody } from './read-fetch-body.js';
 
 /** The connection facts a runtime hands its fetch handler (Hono's `ConnInfo`, cut down). */
@@ -48,9 +50,12 @@ export interface FetchHandler<U> {
    * `mountPath` overrides the option of that name for this request.
    */
   handle(request: Request, conn?: ConnInfo, ctx?: WaitUntil, mountPath?: string): Promise<Response | null>;
-  /** The guard of host routes; reads only `Authorization`. Rejects with a `SessauthError`. */
+  /**
+   * The guard of host routes: `Authorization`, or with JWT_ACCESS_TOKEN_COOKIE on and no such header,
+   * the access-token cookie (CSRF-checked for an unsafe method). Rejects with a `SessauthError`.
+   */
   authenticate(request: Request, ctx?: WaitUntil): Promise<AuthContext<U>>;
-  /** The guard of routes that work with or without a user: null without an `Authorization` header. */
+  /** The guard of routes that work with or without a user: null without a credential (or with a cookie that no longer authenticates). */
   authenticateOptional(request: Request, ctx?: WaitUntil): Promise<AuthContext<U> | null>;
   /**
    * `authenticate` for a sensitive route (RFC 9470): also rejects with
@@ -90,6 +95,17 @@ export function createFetchHandler<U>(auth: Sessauth<U>, options: FetchHandlerOp
       signal: request.signal,
     };
   };
+  // The guard's input: the Authorization header, and only when a setting needs more the request
+  // facts: DPoP's method and URI (JWT_DPOP), the access-token cookie's cookies and CSRF inputs
+  // (JWT_ACCESS_TOKEN_COOKIE, when no Authorization header came).
+  const guardInput = (request: Request): AuthenticateInput => {
+    const authorization = authorizationValues(request.headers);
+    const dpop = auth.options.dpop !== 'off';
+    if (!dpop && (!auth.options.accessTokenCookie || authorization !== undefined)) return { authorization };
+    if (dpop && authorization !== undefined) return fetchGuardInput(request, options);
+    const { method, path, headers, peerAddress, secure: overTls } = translate(request, undefined);
+    return { authorization, request: { method, path, headers, peerAddress, secure: overTls } };
+  };
   // The events a call emitted run after it answers: on Workers they must outlive the response.
   const keepEvents = <T>(work: Promise<T>, ctx: WaitUntil | undefined): Promise<T> =>
     ctx === undefined ? work : work.finally(() => ctx.waitUntil(auth.eventsSettled()));
@@ -101,13 +117,13 @@ export function createFetchHandler<U>(auth: Sessauth<U>, options: FetchHandlerOp
       return response === null ? null : toResponse(response);
     },
     authenticate(request, ctx) {
-      return keepEvents(auth.authenticate({ authorization: authorizationValues(request.headers) }), ctx);
+      return keepEvents(auth.authenticate(guardInput(request)), ctx);
     },
     authenticateOptional(request, ctx) {
-      return keepEvents(auth.authenticateOptional({ authorization: authorizationValues(request.headers) }), ctx);
+      return keepEvents(auth.authenticateOptional(guardInput(request)), ctx);
     },
     async requireFresh(request, rule, ctx) {
-      const context = await keepEvents(auth.authenticate({ authorization: authorizationValues(request.headers) }), ctx);
+      const context = await keepEvents(auth.authenticate(guardInput(request)), ctx);
       auth.assertFresh(context, rule);
       return context;
     },
@@ -127,12 +143,6 @@ function headersOf(headers: Headers): Map<string, string[]> {
     map.set(name, [...(map.get(name) ?? []), value]);
   });
   return map;
-}
-
-/** The path and query of an absolute URL, without building a URL object. */
-function pathOf(url: string): string {
-  const slash = url.indexOf('/', url.indexOf('//') + 2);
-  return slash === -1 ? '/' : url.slice(slash);
 }
 
 function authorizationValues(headers: Headers): string[] | undefined {

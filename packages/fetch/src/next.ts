@@ -1,5 +1,6 @@
-import { SessauthError, type AuthContext, type Sessauth } from '@sessauth/core';
+import { SessauthError, type AuthContext, type GuardRequest, type Sessauth } from '@sessauth/core';
 import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler.js';
+import { fetchGuardInput } from './guard-input.js';
 
 // No import from `next`: these are plain Fetch functions, which is what an App Router
 // route handler is, so the package needs no Next.js at install or at type-check time.
@@ -62,21 +63,39 @@ export function nextRouteHandlers<U>(auth: SessauthSource<U>, options: FetchHand
 /**
  * The caller's session for a server component (`await headers()`), a route handler or
  * middleware (the `Request`): the guard of host routes on the `Authorization: Bearer`
- * header. Null when there is no header, it is no Bearer token, or the token is bad,
- * expired or its session ended (the guard's 400 and 401s); any other failure, such as a
- * store fault, rejects.
+ * header, or, with JWT_ACCESS_TOKEN_COOKIE on and no such header, on the access-token cookie
+ * a plain page load carries. Null when there is no credential, the header is no Bearer token,
+ * or the token is bad, expired or its session ended (the guard's 400 and 401s); any other
+ * failure, such as a store fault or a cookie-authenticated unsafe `Request` without its CSRF
+ * token (403), rejects. Given `headers()` there is no method: it is read as a page render (GET).
  */
 export async function getSession<U>(auth: SessauthSource<U>, source: Request | HeadersLike): Promise<AuthContext<U> | null> {
   const headers = isRequest(source) ? source.headers : source;
   const authorization = headers.get('authorization');
-  if (authorization === null) return null;
+  if (authorization === null && headers.get('cookie') === null) return null;
   const engine = await engineOf(auth);
+  if (authorization === null && !engine.options.accessTokenCookie) return null;
   try {
-    return await engine.authenticate({ authorization: [authorization] });
+    // A Request names its URI, so a DPoP token's proof can be checked; bare headers cannot.
+    if (authorization !== null) return await engine.authenticate(isRequest(source) ? fetchGuardInput(source) : { authorization: [authorization] });
+    return await engine.authenticateOptional({ authorization: undefined, request: guardRequestOf(source, headers) });
   } catch (error) {
     if (isNoSession(error)) return null;
     throw error;
   }
+}
+
+// What the cookie guard reads. A `headers()` source has neither method nor socket: a page render.
+const GUARD_HEADERS = ['cookie', 'host', 'origin', 'referer', 'x-csrftoken', 'x-forwarded-proto'] as const;
+
+function guardRequestOf(source: Request | HeadersLike, headers: HeadersLike): GuardRequest {
+  const map = new Map<string, string[]>();
+  for (const name of GUARD_HEADERS) {
+    const value = headers.get(name);
+    if (value !== null) map.set(name, [value]);
+  }
+  const request = isRequest(source) ? source : null;
+  return { method: request?.method ?? 'GET', headers: map, peerAddress: null, secure: request?.url.startsWith('https:') ?? false };
 }
 
 function engineOf<U>(source: SessauthSource<U>): Promise<Sessauth<U>> {

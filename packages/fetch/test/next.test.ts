@@ -69,6 +69,42 @@ describe('@sessauth/fetch/next', () => {
     expect(await getSession(auth, new Headers({ authorization: 'Basic YWxpY2U6cHc=' }))).toBeNull();
   });
 
+  it('with JWT_ACCESS_TOKEN_COOKIE, getSession reads the cookie of a page load; an unsafe Request by it needs CSRF; off, never', async () => {
+    const auth = await testEngine({ refreshTokenTransport: 'cookie', accessTokenCookie: true });
+    const routes = nextRouteHandlers(auth);
+    const csrf = await routes.GET(new Request(`${BASE}/auth/csrf/`));
+    const { csrf_token: csrfToken } = (await csrf.json()) as { csrf_token: string };
+    const csrfCookie = csrf.headers.getSetCookie()[0]!.split(';')[0]!;
+    const answer = await routes.POST(
+      new Request(`${BASE}/auth/login/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: csrfCookie, 'x-csrftoken': csrfToken },
+        body: JSON.stringify({ username: 'alice', password: 'pw' }),
+      }),
+    );
+    const accessCookie = answer.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('access_token='))!
+      .split(';')[0]!;
+    const cookie = `${csrfCookie}; ${accessCookie}`;
+    // A server component's headers(): read as a page render.
+    expect((await getSession(auth, new Headers({ cookie, host: 'app.test' })))?.user).toMatchObject({ id: expect.any(String) });
+    // A route handler's POST carrying only the cookie: the CSRF check refuses it (403 rejects, it is no "no session").
+    await expect(getSession(auth, new Request(`${BASE}/api/thing`, { method: 'POST', headers: { cookie, host: 'app.test' } }))).rejects.toMatchObject(
+      {
+        status: 403,
+      },
+    );
+    const withToken = new Request(`${BASE}/api/thing`, {
+      method: 'POST',
+      headers: { cookie, host: 'app.test', origin: BASE, 'x-csrftoken': csrfToken },
+    });
+    expect(await getSession(auth, withToken)).not.toBeNull();
+    // Off: the same cookie is nothing.
+    const off = await testEngine({ refreshTokenTransport: 'cookie' });
+    expect(await getSession(off, new Headers({ cookie, host: 'app.test' }))).toBeNull();
+  });
+
   it('getSession rejects on anything but a 401, such as a store fault (fail closed)', async () => {
     const auth = await testEngine();
     const faulty = { ...auth, authenticate: () => Promise.reject(new SessauthError('service_unavailable')) } as Sessauth<unknown>;

@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { IntegrationError, type AuthContext, type AuthenticateInput, type FreshnessRule, type Sessauth } from '@sessauth/core';
-import { authorizationValues } from '@sessauth/node-http';
+import { guardInput } from '@sessauth/node-http';
 import { sendSessauthResponse } from './write-response.js';
 
 /** `ctx.state` behind `requireAuth`. */
@@ -50,7 +50,7 @@ function guard<U, C extends AuthContext<U> | null>(auth: Sessauth<U>, check: (in
   return async (ctx, next) => {
     let context: C;
     try {
-      context = await check({ authorization: authorizationValues(ctx.req) });
+      context = await check(guardInput(auth, ctx.req, ctx.originalUrl));
     } catch (error) {
       sendSessauthResponse(ctx, auth.errorResponse(error));
       return;

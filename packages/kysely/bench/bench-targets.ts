@@ -59,7 +59,7 @@ async function prepareTables(db: Kysely<unknown>, dialect: DialectName): Promise
   return {
     table,
     async drop() {
-      for (const t of [table, `${table}_user_lock`, `${table}_migration`, `${table}_migration_lock`, rateLimitTableName]) {
+      for (const t of [table, `${table}_user_lock`, `${table}_migration`, `${table}_migration_lock`, `${table}_security_event`, rateLimitTableName]) {
         await sql`drop table if exists ${sql.table(t)}`.execute(db);
       }
     },

@@ -3,6 +3,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { databaseEndpoint, describeDatabaseFailure } from './database-endpoint.js';
+import { parsePostgresHosts } from './postgres/postgres-hosts.js';
 import { DEFAULT_MYSQL_COLLATION, migrationDdl } from './ddl.js';
 import { KyselySessionStore } from './kysely-store.js';
 import { migrateToLatest } from './migrate.js';
@@ -94,6 +95,11 @@ function urlProblem(url: string): string | undefined {
   if (scheme === 'sqlite') return url.slice('sqlite:'.length) === '' ? 'needs a path, e.g. sqlite:./sessauth.db' : undefined;
   if (scheme === undefined || !['postgres', 'postgresql', 'mysql', 'mariadb'].includes(scheme)) {
     return `must start with postgres://, postgresql://, mysql://, mariadb:// or sqlite: (got ${scheme === undefined ? 'no scheme' : `${scheme}:`})`;
+  }
+  try {
+    parsePostgresHosts(url);
+  } catch (error) {
+    return (error as Error).message.replace('@sessauth/kysely: ', '');
   }
   if (databaseEndpoint(url) === undefined) return 'is not a valid URL';
   return undefined;

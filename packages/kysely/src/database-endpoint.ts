@@ -1,3 +1,5 @@
+import { parsePostgresHosts } from './postgres/postgres-hosts.js';
+
 /**
  * Where a database URL points and why a connection to it failed, for an operator's
  * message: host and port only, never the URL (it may hold a password).
@@ -12,6 +14,18 @@ const DEFAULT_PORTS = { PostgreSQL: '5432', 'MySQL/MariaDB': '3306' } as const;
 
 /** The endpoint of a `postgres://`, `postgresql://`, `mysql://` or `mariadb://` URL; undefined for SQLite or anything else. */
 export function databaseEndpoint(url: string): DatabaseEndpoint | undefined {
+  let hosts: ReturnType<typeof parsePostgresHosts>;
+  try {
+    hosts = parsePostgresHosts(url);
+  } catch {
+    return undefined;
+  }
+  if (hosts !== null && hosts.urls.length > 1) {
+    // libpq's multi-host form, which URL cannot parse: every host, as listed.
+    const each = hosts.urls.map((hostUrl) => databaseEndpoint(hostUrl));
+    if (each.some((endpoint) => endpoint === undefined)) return undefined;
+    return { engine: 'PostgreSQL', hostPort: each.map((endpoint) => endpoint?.hostPort).join(',') };
+  }
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -21,7 +21,9 @@ import { createSessionMigration } from './migrations/0001-create-session.js';
 import { createRateLimitMigration } from './migrations/0002-create-rate-limit.js';
 import { addSessionNameMigration } from './migrations/0003-session-name.js';
 import { addSessionAuthenticationMigration } from './migrations/0004-session-authentication.js';
+import { addSessionDpopMigration } from './migrations/0005-session-dpop.js';
 import { createSessionActivityMigration } from './migrations/0006-session-activity.js';
+import { createSecurityEventOutboxMigration } from './migrations/0007-security-event-outbox.js';
 import { tableNames } from './schema.js';
 
 export interface MigrationDdlOptions {
@@ -56,7 +58,9 @@ export async function migrationDdl(dialect: DialectName, options: MigrationDdlOp
     '0002-create-rate-limit': createRateLimitMigration(sqlDialect, names),
     '0003-session-name': addSessionNameMigration(sqlDialect, names),
     '0004-session-authentication': addSessionAuthenticationMigration(sqlDialect, names),
+    '0005-session-dpop': addSessionDpopMigration(sqlDialect, names),
     '0006-session-activity': createSessionActivityMigration(sqlDialect, names),
+    '0007-security-event-outbox': createSecurityEventOutboxMigration(sqlDialect, names),
   };
   const out = [
     `-- sessauth schema for ${dialect}: migrations ${Object.keys(migrations).join(', ')}.`,

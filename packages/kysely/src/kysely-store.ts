@@ -10,7 +10,11 @@ import type {
   RotateOutcome,
   RotateRefreshInput,
   StepUpInput,
+  NewSecurityEvent,
+  SecurityEventOutcome,
+  SecurityEventRecord,
 } from '@sessauth/core/store';
+import { claimSecurityEvents, holdSecurityEvents, releaseSecurityEvents, settleSecurityEvent } from './security-event-outbox.js';
 import type { Kysely } from 'kysely';
 import { appendActivity, listActivity, purgeActivity } from './activity.js';
 import { listSessionsForAdmin } from './admin-listing.js';
@@ -54,6 +58,23 @@ export class KyselySessionStore<DB = unknown> implements SessionStore {
       this.appendActivity = (input) => guard('appendActivity', ctx.policy, () => appendActivity(ctx, input));
       this.listActivity = (query) => guard('listActivity', ctx.policy, () => listActivity(ctx, query));
     }
+  }
+
+  /** The Shared Signals outbox (migration 0007-security-event-outbox); see `SecurityEventOutbox` for each guarantee. */
+  holdSecurityEvents(events: readonly NewSecurityEvent[], recoverAfter: Date): Promise<void> {
+    return guard('holdSecurityEvents', this.#ctx.policy, () => holdSecurityEvents(this.#ctx, events, recoverAfter));
+  }
+
+  releaseSecurityEvents(batchId: string, deliver: boolean, now: Date): Promise<number> {
+    return guard('releaseSecurityEvents', this.#ctx.policy, () => releaseSecurityEvents(this.#ctx, batchId, deliver, now));
+  }
+
+  claimSecurityEvents(now: Date, leaseUntil: Date, limit: number): Promise<SecurityEventRecord[]> {
+    return guard('claimSecurityEvents', this.#ctx.policy, () => claimSecurityEvents(this.#ctx, now, leaseUntil, limit));
+  }
+
+  settleSecurityEvent(id: string, outcome: SecurityEventOutcome): Promise<void> {
+    return guard('settleSecurityEvent', this.#ctx.policy, () => settleSecurityEvent(this.#ctx, id, outcome));
   }
 
   createSession(input: CreateSessionInput): Promise<SessionRecord> {

@@ -5,7 +5,9 @@ import { createSessionMigration } from './migrations/0001-create-session.js';
 import { createRateLimitMigration } from './migrations/0002-create-rate-limit.js';
 import { addSessionNameMigration } from './migrations/0003-session-name.js';
 import { addSessionAuthenticationMigration } from './migrations/0004-session-authentication.js';
+import { addSessionDpopMigration } from './migrations/0005-session-dpop.js';
 import { createSessionActivityMigration } from './migrations/0006-session-activity.js';
+import { createSecurityEventOutboxMigration } from './migrations/0007-security-event-outbox.js';
 import { tableNames } from './schema.js';
 
 export interface MigrateOptions {
@@ -36,7 +38,9 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, options: MigrateOption
     '0002-create-rate-limit': createRateLimitMigration(dialect, names),
     '0003-session-name': addSessionNameMigration(dialect, names),
     '0004-session-authentication': addSessionAuthenticationMigration(dialect, names),
+    '0005-session-dpop': addSessionDpopMigration(dialect, names),
     '0006-session-activity': createSessionActivityMigration(dialect, names),
+    '0007-security-event-outbox': createSecurityEventOutboxMigration(dialect, names),
   };
   const migrator = new Migrator({
     db,

@@ -6,6 +6,8 @@ import { mysqlDirectReads } from './mysql/mysql-direct-reads.js';
 import { withStatementCache } from './sqlite/sqlite-statement-cache.js';
 import { guardMysqlPool } from './mysql/mysql-pool-guard.js';
 import { guardPostgresPool } from './postgres/postgres-pool-guard.js';
+import { parsePostgresHosts } from './postgres/postgres-hosts.js';
+import { readWritePool } from './postgres/postgres-read-write-pool.js';
 import { operationTimeout } from './store-guard.js';
 
 export interface OpenFromUrlOptions {
@@ -54,6 +56,13 @@ export interface OpenedDatabase {
  * `sqlite:<path>` (better-sqlite3; `sqlite::memory:` for an in-memory database).
  * The store's hot statements are prepared once (see `preparedStatements`).
  *
+ * PostgreSQL failover: libpq's multi-host URL,
+ * `postgres://user@primary:5432,standby:5432/db?target_session_attrs=read-write`,
+ * connects only to the host that takes writes (checked on every new connection),
+ * trying the others when it fails, so the store follows a promoted standby without a
+ * restart (docs/failover-postgresql.md). A one-host URL with
+ * `target_session_attrs=read-write` gets the same check.
+ *
  * Fault behaviour: the pools are guarded (`guardPostgresPool`, `guardMysqlPool`): a
  * connection lost mid-statement fails that statement instead of crashing the
  * process, and a statement without an answer within `operationTimeoutMs` ends its
@@ -73,15 +82,28 @@ export async function openKyselyFromUrl(url: string, options: OpenFromUrlOptions
   if (scheme === 'postgres' || scheme === 'postgresql') {
     const pg = await loadDriver('pg', () => import('pg'));
     const Pool = pg.Pool ?? pg.default.Pool;
-    const pool = new Pool({
-      connectionString: url,
-      max: poolSize,
-      connectionTimeoutMillis: timeout,
-      ...(statementTimeout > 0 ? { statement_timeout: statementTimeout } : {}),
-    });
-    // An idle client's error (server restart) would otherwise crash the process;
-    // the next query fails instead and the store answers 503.
-    pool.on('error', () => undefined);
+    const hostPool = (connectionString: string) => {
+      const pool = new Pool({
+        connectionString,
+        max: poolSize,
+        connectionTimeoutMillis: timeout,
+        ...(statementTimeout > 0 ? { statement_timeout: statementTimeout } : {}),
+      });
+      // An idle client's error (server restart) would otherwise crash the process;
+      // the next query fails instead and the store answers 503.
+      pool.on('error', () => undefined);
+      return pool;
+    };
+    // libpq's multi-host form (`host1:5432,host2:5432` and `target_session_attrs`),
+    // which pg lacks: one pool per host, connections only to a writable one.
+    const hosts = parsePostgresHosts(url);
+    const pool =
+      hosts === null
+        ? hostPool(url)
+        : readWritePool(
+            hosts.urls.map((hostUrl, i) => ({ hostPort: hosts.hostPorts[i] ?? '', pool: hostPool(hostUrl) })),
+            { targetSessionAttrs: hosts.targetSessionAttrs, checkTimeoutMs: deadline },
+          );
     const guarded = guardPostgresPool(pool, { queryTimeoutMs: deadline });
     const named = prepared ? withNamedStatements(guarded) : undefined;
     directReads = named;

@@ -29,6 +29,8 @@ export interface SessauthSessionTable {
   /** JSON array of RFC 8176 method names; null: []. */
   amr: ColumnType<string | null, string | null | undefined, string | null>;
   acr: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The DPoP key thumbprint the session is bound to (migration 0005-session-dpop); null: not bound. */
+  dpop_jkt: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /**
@@ -59,6 +61,23 @@ export interface SessauthRateLimitTable {
   reset_at: EpochMillisColumn;
 }
 
+/** The Shared Signals outbox (`<tableName>_security_event`, migration 0007-security-event-outbox). */
+export interface SessauthSecurityEventTable {
+  id: string;
+  batch_id: string;
+  stream_id: string;
+  /** The signed SET (compact JWS). */
+  token: string;
+  user_id: string | null;
+  session_id: string | null;
+  /** `held`, `ready` or `dead`. */
+  state: string;
+  attempts: ColumnType<number | string | bigint, number, number>;
+  next_attempt_at: EpochMillisColumn;
+  created_at: EpochMillisColumn;
+  last_error: string | null;
+}
+
 /**
  * The tables this package creates, under their default names. Merge it into your
  * own database interface if you query them yourself.
@@ -79,6 +98,8 @@ export interface TableNames {
   readonly userLock: string;
   /** The activity history (`<session table>_activity`). */
   readonly activity: string;
+  /** The Shared Signals outbox. */
+  readonly securityEvent: string;
   /** Kysely Migrator bookkeeping, kept apart from the host application's own. */
   readonly migration: string;
   readonly migrationLock: string;
@@ -98,6 +119,7 @@ export function tableNames(tableName = DEFAULT_SESSION_TABLE, rateLimitTableName
     rateLimit: rateLimitTableName,
     userLock: `${tableName}_user_lock`,
     activity: `${tableName}_activity`,
+    securityEvent: `${tableName}_security_event`,
     migration: `${tableName}_migration`,
     migrationLock: `${tableName}_migration_lock`,
   };
@@ -107,3 +129,4 @@ export function tableNames(tableName = DEFAULT_SESSION_TABLE, rateLimitTableName
 export type SessionDb = Record<string, SessauthSessionTable>;
 export type RateLimitDb = Record<string, SessauthRateLimitTable>;
 export type ActivityDb = Record<string, SessauthActivityTable>;
+export type SecurityEventDb = Record<string, SessauthSecurityEventTable>;

@@ -22,6 +22,7 @@ export const SESSION_COLUMNS = [
   'auth_time',
   'amr',
   'acr',
+  'dpop_jkt',
 ] as const;
 
 /** A session row as the drivers return it (BIGINT may come back as string or bigint). */
@@ -45,6 +46,8 @@ export interface SessionRow {
   /** A JSON array of method names; null on older rows: []. */
   amr?: string | null;
   acr?: string | null;
+  /** Null on rows from before migration 0005 and on every unbound session. */
+  dpop_jkt?: string | null;
 }
 
 /** The guard's read where the dialect packs the row: `SESSION_COLUMNS` as one JSON array, in that order. */
@@ -77,6 +80,7 @@ export interface SessionInsert {
   auth_time: number;
   amr: string;
   acr: string | null;
+  dpop_jkt: string | null;
 }
 
 export function toInsertRow(session: NewSession): SessionInsert {
@@ -97,6 +101,7 @@ export function toInsertRow(session: NewSession): SessionInsert {
     auth_time: (session.authTime ?? session.createdAt).getTime(),
     amr: JSON.stringify(session.amr ?? []),
     acr: session.acr ?? null,
+    dpop_jkt: session.dpopJkt ?? null,
   };
 }
 
@@ -118,6 +123,8 @@ export function toRecord(row: SessionRow): SessionRecord {
     authTime: new Date(Number(row.auth_time ?? row.created_at)),
     amr: parseStoredAmr(row.amr),
     acr: row.acr ?? null,
+    // Named only on a bound session (as every store reads it).
+    ...(row.dpop_jkt === null || row.dpop_jkt === undefined ? {} : { dpopJkt: row.dpop_jkt }),
   };
 }
 

@@ -95,12 +95,17 @@ describe('sessauth-kysely CLI on a SQLite file', () => {
       ['pg://x', '(got pg:)'],
       ['localhost:5432', '(got localhost:)'],
       ['sqlite:', 'needs a path'],
+      ['postgres://u@a:5432,b:5432/test', 'needs target_session_attrs=read-write'],
     ] as const) {
       const run = await runCli(['migrate', '--url', bad]);
       expect(run.code, bad).toBe(2);
       expect(run.stderr).toContain(says);
       expect(run.stderr).toContain('Usage: sessauth-kysely');
     }
+    const bothDown = await runCli(['migrate', '--url', 'postgres://postgres:hunter2@127.0.0.1:1,127.0.0.1:2/test?target_session_attrs=read-write']);
+    expect(bothDown.code).toBe(1);
+    expect(bothDown.stderr).toContain('PostgreSQL at 127.0.0.1:1,127.0.0.1:2');
+    expect(bothDown.stderr).not.toContain('hunter2');
     const down = await runCli(['migrate', '--url', 'postgres://postgres:hunter2@127.0.0.1:1/test']);
     expect(down.code).toBe(1);
     expect(down.stderr).toMatch(/^sessauth-kysely: /);

@@ -57,7 +57,15 @@ for (const target of ALL_TARGETS) {
         const results = await Promise.all([migrateToLatest(db, fresh), migrateToLatest(db, fresh)]);
         const applied = results.map((r) => r.applied).sort((a, b) => b.length - a.length);
         expect(applied).toEqual([
-          ['0001-create-session', '0002-create-rate-limit', '0003-session-name', '0004-session-authentication', '0006-session-activity'],
+          [
+            '0001-create-session',
+            '0002-create-rate-limit',
+            '0003-session-name',
+            '0004-session-authentication',
+            '0005-session-dpop',
+            '0006-session-activity',
+            '0007-security-event-outbox',
+          ],
           [],
         ]);
       } finally {
@@ -90,7 +98,13 @@ for (const target of ALL_TARGETS) {
         const nowMs = Date.now();
         await sql`insert into ${sql.table(fresh.tableName)} (id, user_id, refresh_jti, security_stamp, created_at, last_activity_at, expires_at)
           values ('old-session', 'u1', 'jti', 'stamp', ${nowMs}, ${nowMs}, ${nowMs + 3_600_000})`.execute(db);
-        expect((await migrateToLatest(db, fresh)).applied).toEqual(['0003-session-name', '0004-session-authentication', '0006-session-activity']);
+        expect((await migrateToLatest(db, fresh)).applied).toEqual([
+          '0003-session-name',
+          '0004-session-authentication',
+          '0005-session-dpop',
+          '0006-session-activity',
+          '0007-security-event-outbox',
+        ]);
         const store = new KyselySessionStore(db, { tableName: fresh.tableName });
         expect((await store.findSession('old-session'))?.name).toBeNull();
         expect(await store.renameSession('old-session', 'u1', 'Old laptop', new Date(nowMs + 1000))).toBe(true);
@@ -126,7 +140,12 @@ for (const target of ALL_TARGETS) {
         const nowMs = Date.now();
         await sql`insert into ${sql.table(fresh.tableName)} (id, user_id, refresh_jti, security_stamp, created_at, last_activity_at, expires_at)
           values ('old-session', 'u1', 'jti', 'stamp', ${nowMs}, ${nowMs}, ${nowMs + 3_600_000})`.execute(db);
-        expect((await migrateToLatest(db, fresh)).applied).toEqual(['0004-session-authentication', '0006-session-activity']);
+        expect((await migrateToLatest(db, fresh)).applied).toEqual([
+          '0004-session-authentication',
+          '0005-session-dpop',
+          '0006-session-activity',
+          '0007-security-event-outbox',
+        ]);
         const store = new KyselySessionStore(db, { tableName: fresh.tableName });
         expect(await store.findSession('old-session')).toMatchObject({ authTime: new Date(nowMs), amr: [], acr: null });
         const later = new Date(nowMs + 1000);

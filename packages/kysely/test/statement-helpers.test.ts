@@ -45,7 +45,7 @@ describe('withNamedStatements (PostgreSQL)', () => {
       // The guard's read: the row packed in one JSON array column (see postgresDialect.packColumns).
       expect(ours[0]?.statement).toMatch(/^select json_build_array\("id", "user_id", /);
     } finally {
-      for (const t of [tableName, `${tableName}_migration`, `${tableName}_migration_lock`, `${tableName}_rl`]) {
+      for (const t of [tableName, `${tableName}_migration`, `${tableName}_migration_lock`, `${tableName}_security_event`, `${tableName}_rl`]) {
         await sql`drop table if exists ${sql.table(t)}`.execute(opened.db);
       }
       await opened.destroy();

@@ -46,6 +46,14 @@ function everyCall(store: StoreUnderFault): Array<[string, () => Promise<unknown
           ],
           ['listActivity', () => store.listActivity?.({ userId: session.userId, sessionIds: [session.id], now })] as [string, () => Promise<unknown>],
         ]),
+    // The Shared Signals outbox fails closed like every other call.
+    [
+      'holdSecurityEvents',
+      () => store.holdSecurityEvents([{ id: 'e', batchId: 'b', streamId: 's', token: 't', userId: 'u', sessionId: null, createdAt: now }], now),
+    ],
+    ['releaseSecurityEvents', () => store.releaseSecurityEvents('b', true, now)],
+    ['claimSecurityEvents', () => store.claimSecurityEvents(now, now, 10)],
+    ['settleSecurityEvent', () => store.settleSecurityEvent('e', { kind: 'remove' })],
     // The batched read (PostgreSQL, MySQL; SQLite has none).
     ...(store.findSessions === undefined
       ? []

@@ -70,6 +70,7 @@ for (const target of ALL_TARGETS) {
         `${tableName}_user_lock`,
         `${tableName}_migration`,
         `${tableName}_migration_lock`,
+        `${tableName}_security_event`,
         rateLimitTableName,
       );
       if (migrate) await migrateToLatest(db, { tableName, rateLimitTableName });

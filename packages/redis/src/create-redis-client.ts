@@ -53,11 +53,23 @@ export async function createRedisClusterClient(nodes: ClusterNode[], options: Cl
 }
 
 /**
- * Connects; on failure disconnects (no reconnect loop left behind) and rejects.
- * The connection errors are this function's to report, so it listens for them
- * meanwhile; afterwards add your own `error` listener, as ioredis recommends.
+ * How long a client may take to become ready. ioredis' `connect()` can stay pending for good: a
+ * `Cluster` whose `cluster_state` is not ok yet, or sentinels of which none answers, are retried
+ * without end. A host's start must not hang on that.
  */
-async function connected<C extends Redis | Cluster>(client: C, connect: () => Promise<void>, what: string, endpoint: RedisEndpoint): Promise<C> {
+export const READY_BOUND_MS = 15_000;
+
+/**
+ * Connects; on failure (or when not ready within `READY_BOUND_MS`) disconnects (no reconnect
+ * loop left behind) and rejects. The connection errors are this function's to report, so it
+ * listens for them meanwhile; afterwards add your own `error` listener, as ioredis recommends.
+ */
+export async function connected<C extends Redis | Cluster>(
+  client: C,
+  connect: () => Promise<void>,
+  what: string,
+  endpoint: RedisEndpoint,
+): Promise<C> {
   // ioredis rejects connect() with a bare "Connection is closed."; the socket's own error
   // (ECONNREFUSED, a TLS alert) arrives as an 'error' event first: keep it for the message.
   let socketError: unknown;
@@ -65,13 +77,18 @@ async function connected<C extends Redis | Cluster>(client: C, connect: () => Pr
     socketError ??= error;
   };
   client.on('error', swallow);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not ready within ${READY_BOUND_MS / 1000} s`)), READY_BOUND_MS);
+  });
   try {
-    await connect();
+    await Promise.race([connect(), bound]);
     return client;
   } catch (error) {
     client.disconnect();
     throw new StoreUnavailableError(describeConnectionFailure(what, endpoint, socketError ?? error), { cause: error });
   } finally {
+    clearTimeout(timer);
     client.off('error', swallow);
   }
 }

@@ -1,6 +1,6 @@
 import { StoreUnavailableError } from '@sessauth/core';
 import type { NewSession, SessionRecord } from '@sessauth/core/store';
-import { runScript } from './script-runner.js';
+import { runWriteScript } from './durability.js';
 import { SCRIPTS } from './scripts/session-scripts.js';
 import type { StoreContext } from './store-context.js';
 
@@ -17,6 +17,7 @@ export function copyNewRecord(session: NewSession): SessionRecord {
     authTime: new Date((session.authTime ?? session.createdAt).getTime()),
     amr: [...(session.amr ?? [])],
     acr: session.acr ?? null,
+    ...((session.dpopJkt ?? null) === null ? {} : { dpopJkt: session.dpopJkt }),
   };
 }
 
@@ -40,10 +41,11 @@ export async function createSession(
   const createdAt = record.createdAt.getTime();
   const ttlMs = Math.max(0, record.expiresAt.getTime() - createdAt) + retentionMs;
 
-  const owner = await runScript(client, SCRIPTS.claimOwner, [keys.owner(id)], [userId, ttlMs]);
+  const owner = await runWriteScript(ctx, 'createSession', SCRIPTS.claimOwner, [keys.owner(id)], [userId, ttlMs]);
   if (owner !== userId) throw new StoreUnavailableError('redis store: createSession: session id already in use');
-  const reply = await runScript(
-    client,
+  const reply = await runWriteScript(
+    ctx,
+    'createSession',
     SCRIPTS.createSession,
     [keys.session(userId, id), keys.activeIndex(userId), keys.allIndex(userId)],
     [id, createdAt, maxActiveSessions, ttlMs, retentionMs, keys.sessionBase(userId), ...fields],

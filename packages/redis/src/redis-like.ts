@@ -43,6 +43,12 @@ export interface RedisLike {
 export interface RedisPipelineLike {
   get(key: string): unknown;
   hgetall(key: string): unknown;
+  /** Only for the `durability` setting: the write script and its `WAIT` go in one pipeline (one connection, one node). */
+  evalsha?(sha1: string, numkeys: number, ...args: (string | number)[]): unknown;
+  /** Only for the `durability` setting, after `NOSCRIPT`. */
+  eval?(script: string, numkeys: number, ...args: (string | number)[]): unknown;
+  /** Only for the `durability` setting: `WAIT numreplicas timeout`. */
+  wait?(numreplicas: number, timeout: number): unknown;
   /** One `[error, reply]` per queued command, in order. */
   exec(): Promise<Array<[error: Error | null, reply: unknown]> | null>;
 }

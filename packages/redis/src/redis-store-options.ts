@@ -1,4 +1,5 @@
 import type { Logger } from '@sessauth/core';
+import type { RedisDurability } from './durability.js';
 import type { RedisLike } from './redis-like.js';
 
 export interface RedisSessionStoreOptions {
@@ -28,8 +29,17 @@ export interface RedisSessionStoreOptions {
    * @default 10000
    */
   readonly ownerCacheSize?: number;
-  /** Where `checkPersistence` writes its warning. @default consoleLogger */
+  /** Where `checkPersistence` and an unmet `durability` write their warnings. @default consoleLogger */
   readonly logger?: Logger;
+  /**
+   * Off by default. With `{ replicas, timeoutMs }`, every state change (login, refresh, logout,
+   * logout-all, rename, step-up, activity) is followed by `WAIT replicas timeoutMs` on the same
+   * connection; a change that fewer replicas acknowledged in time fails with
+   * `StoreUnavailableError` (503) and is logged (`redis_durability_unmet`). It narrows what a
+   * failover can lose; it does not make Redis strongly consistent: see
+   * docs/running-on-more-than-one-machine.md for the server and Sentinel settings it needs.
+   */
+  readonly durability?: RedisDurability;
 }
 
 export const DEFAULT_RETENTION_SECONDS = 7 * 24 * 60 * 60;

@@ -11,11 +11,16 @@ import type {
   RotateOutcome,
   RotateRefreshInput,
   StepUpInput,
+  NewSecurityEvent,
+  SecurityEventOutcome,
+  SecurityEventRecord,
 } from '@sessauth/core/store';
+import { RedisSecurityEventOutbox } from './security-event-outbox.js';
 import { listSessionsForAdmin } from './admin-listing.js';
 import { checkPersistence, type PersistenceReport } from './check-persistence.js';
 import { copyNewRecord, createSession } from './create-session.js';
 import { findSessions } from './find-sessions.js';
+import { runWriteScript, validateDurability } from './durability.js';
 import { guard } from './guard.js';
 import { KeyLayout } from './keys.js';
 import { OwnerCache } from './owner-cache.js';
@@ -43,18 +48,39 @@ export class RedisSessionStore implements SessionStore {
   private readonly ctx: StoreContext;
   private readonly timeoutMs: number;
   private readonly logger: Logger;
+  private readonly outbox: RedisSecurityEventOutbox;
 
   constructor(options: RedisSessionStoreOptions) {
     const retentionSeconds = options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS;
     if (!(retentionSeconds > 0)) throw new TypeError('RedisSessionStore: retentionSeconds must be positive');
+    this.timeoutMs = options.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
+    this.logger = options.logger ?? consoleLogger;
     this.ctx = {
       client: options.client,
       keys: new KeyLayout(options.keyPrefix),
       owners: new OwnerCache(options.ownerCacheSize ?? DEFAULT_OWNER_CACHE_SIZE),
       retentionMs: Math.round(retentionSeconds * 1000),
+      durability: validateDurability(options.durability, this.timeoutMs, options.client),
+      logger: this.logger,
     };
-    this.timeoutMs = options.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
-    this.logger = options.logger ?? consoleLogger;
+    this.outbox = new RedisSecurityEventOutbox(options.client, this.ctx.keys.prefix);
+  }
+
+  /** The Shared Signals outbox: one Lua script per operation on the `{ssf}` slot (see `SecurityEventOutbox`). */
+  holdSecurityEvents(events: readonly NewSecurityEvent[], recoverAfter: Date): Promise<void> {
+    return guard('holdSecurityEvents', this.timeoutMs, () => this.outbox.hold(events, recoverAfter));
+  }
+
+  releaseSecurityEvents(batchId: string, deliver: boolean, now: Date): Promise<number> {
+    return guard('releaseSecurityEvents', this.timeoutMs, () => this.outbox.release(batchId, deliver, now));
+  }
+
+  claimSecurityEvents(now: Date, leaseUntil: Date, limit: number): Promise<SecurityEventRecord[]> {
+    return guard('claimSecurityEvents', this.timeoutMs, () => this.outbox.claim(now, leaseUntil, limit));
+  }
+
+  settleSecurityEvent(id: string, outcome: SecurityEventOutcome): Promise<void> {
+    return guard('settleSecurityEvent', this.timeoutMs, () => this.outbox.settle(id, outcome));
   }
 
   createSession(input: CreateSessionInput): Promise<SessionRecord> {
@@ -106,12 +132,13 @@ export class RedisSessionStore implements SessionStore {
 
   rotateRefresh(input: RotateRefreshInput): Promise<RotateOutcome> {
     return guard('rotateRefresh', this.timeoutMs, async () => {
-      const { client, keys } = this.ctx;
+      const { keys } = this.ctx;
       const { sessionId, userId } = input;
       // Keyed by the presented user: the common case is one round trip.
       const reply = asArray(
-        await runScript(
-          client,
+        await runWriteScript(
+          this.ctx,
+          'rotateRefresh',
           SCRIPTS.rotateRefresh,
           [keys.session(userId, sessionId), keys.activeIndex(userId)],
           [
@@ -141,19 +168,20 @@ export class RedisSessionStore implements SessionStore {
 
   expireSession(id: string, userId: string, now: Date): Promise<boolean> {
     return guard('expireSession', this.timeoutMs, async () => {
-      const { client, keys, retentionMs } = this.ctx;
+      const { keys, retentionMs } = this.ctx;
       const keysOfScript = [keys.session(userId, id), keys.activeIndex(userId)];
-      const revoked = await runScript(client, SCRIPTS.expireSession, keysOfScript, [userId, now.getTime(), retentionMs]);
+      const revoked = await runWriteScript(this.ctx, 'expireSession', SCRIPTS.expireSession, keysOfScript, [userId, now.getTime(), retentionMs]);
       return Number(revoked) === 1;
     });
   }
 
   expireAllForUser(userId: string, now: Date, options: ExpireAllOptions = {}): Promise<number> {
     return guard('expireAllForUser', this.timeoutMs, async () => {
-      const { client, keys, retentionMs } = this.ctx;
+      const { keys, retentionMs } = this.ctx;
       // '' is never a session id: no session is kept.
-      const revoked = await runScript(
-        client,
+      const revoked = await runWriteScript(
+        this.ctx,
+        'expireAllForUser',
         SCRIPTS.expireAll,
         [keys.activeIndex(userId)],
         [keys.sessionBase(userId), now.getTime(), retentionMs, options.exceptSessionId ?? ''],
@@ -164,18 +192,24 @@ export class RedisSessionStore implements SessionStore {
 
   renameSession(id: string, userId: string, name: string, now: Date): Promise<boolean> {
     return guard('renameSession', this.timeoutMs, async () => {
-      const { client, keys } = this.ctx;
-      const renamed = await runScript(client, SCRIPTS.renameSession, [keys.session(userId, id)], [userId, name, now.getTime()]);
+      const { keys } = this.ctx;
+      const renamed = await runWriteScript(
+        this.ctx,
+        'renameSession',
+        SCRIPTS.renameSession,
+        [keys.session(userId, id)],
+        [userId, name, now.getTime()],
+      );
       return Number(renamed) === 1;
     });
   }
 
   recordStepUp(input: StepUpInput): Promise<boolean> {
     return guard('recordStepUp', this.timeoutMs, async () => {
-      const { client, keys } = this.ctx;
+      const { keys } = this.ctx;
       const { sessionId, userId } = input;
       const args = [userId, input.now.getTime(), input.authTime.getTime(), JSON.stringify(input.amr), input.acr ?? ''];
-      return Number(await runScript(client, SCRIPTS.recordStepUp, [keys.session(userId, sessionId)], args)) === 1;
+      return Number(await runWriteScript(this.ctx, 'recordStepUp', SCRIPTS.recordStepUp, [keys.session(userId, sessionId)], args)) === 1;
     });
   }
 
@@ -189,8 +223,8 @@ export class RedisSessionStore implements SessionStore {
 
   touchSession(id: string, now: Date): Promise<void> {
     return guard('touchSession', this.timeoutMs, async () => {
-      const { client, keys, owners } = this.ctx;
-      const touch = (owner: string) => runScript(client, SCRIPTS.touchSession, [keys.session(owner, id)], [now.getTime()]);
+      const { keys, owners } = this.ctx;
+      const touch = (owner: string) => runWriteScript(this.ctx, 'touchSession', SCRIPTS.touchSession, [keys.session(owner, id)], [now.getTime()]);
       const cached = owners.get(id);
       if (cached !== undefined && Number(await touch(cached)) !== -1) return;
       const owner = await readOwner(this.ctx, id);

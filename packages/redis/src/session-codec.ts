@@ -29,6 +29,8 @@ export function sessionFields(session: NewSession): string[] {
   // RFC 9470 freshness: absent on hashes written before it (read as createdAt and []).
   fields.push('authTime', String((session.authTime ?? session.createdAt).getTime()), 'amr', JSON.stringify(session.amr ?? []));
   if (session.acr !== undefined && session.acr !== null) fields.push('acr', session.acr);
+  // DPoP (JWT_DPOP): the thumbprint of the key a session is bound to; absent: not bound.
+  if (session.dpopJkt !== undefined && session.dpopJkt !== null) fields.push('dpopJkt', session.dpopJkt);
   return fields;
 }
 
@@ -64,6 +66,7 @@ export function hashToRecord(hash: Record<string, string>): SessionRecord | null
     authTime: toDate(hash.authTime ?? hash.createdAt),
     amr: parseStoredAmr(hash.amr),
     acr: hash.acr ?? null,
+    ...(hash.dpopJkt === undefined ? {} : { dpopJkt: hash.dpopJkt }),
   };
 }
 

@@ -1,3 +1,5 @@
+import type { Logger } from '@sessauth/core';
+import type { RedisDurability } from './durability.js';
 import type { KeyLayout } from './keys.js';
 import type { OwnerCache } from './owner-cache.js';
 import type { RedisLike } from './redis-like.js';
@@ -9,6 +11,9 @@ export interface StoreContext {
   readonly owners: OwnerCache;
   /** How long revoked and ended sessions stay visible to the admin listing. */
   readonly retentionMs: number;
+  /** Replicas every state change waits for (`WAIT`); null: none (the default). */
+  readonly durability: RedisDurability | null;
+  readonly logger: Logger;
 }
 
 /** The pointer key only (refreshing the cache). */

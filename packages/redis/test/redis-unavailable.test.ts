@@ -1,7 +1,8 @@
 import { StoreUnavailableError } from '@sessauth/core';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RedisRateLimitStore, RedisSessionStore, createRedisClient, recommendedRedisOptions } from '../src/index.js';
+import { READY_BOUND_MS } from '../src/create-redis-client.js';
+import { RedisRateLimitStore, RedisSessionStore, createRedisClient, createRedisSentinelClient, recommendedRedisOptions } from '../src/index.js';
 import { within } from './redis-test-kit.js';
 
 // Port 1 on loopback: nothing listens there, so every connection attempt is refused.
@@ -61,4 +62,15 @@ describe('redis unreachable: the store and the limiter fail closed, promptly', (
     const attempt = within(BOUND_MS, createRedisClient(`redis://${CLOSED.host}:${CLOSED.port}`));
     await expect(attempt).rejects.toBeInstanceOf(StoreUnavailableError);
   });
+
+  it(
+    'createRedisSentinelClient with no sentinel answering rejects with StoreUnavailableError (ioredis alone retries for ever)',
+    async () => {
+      // Not a speed check: without the ready bound this never settles.
+      const attempt = within(READY_BOUND_MS + 10_000, createRedisSentinelClient({ sentinels: [CLOSED], name: 'nobody' }));
+      await expect(attempt).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(attempt).rejects.toThrow(/redis sentinel \(primary "nobody"\): could not connect to 127\.0\.0\.1:1/);
+    },
+    READY_BOUND_MS + 20_000,
+  );
 });

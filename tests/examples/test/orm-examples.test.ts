@@ -95,5 +95,8 @@ describe('the Prisma example adds the files @sessauth/prisma ships, unchanged', 
     expect(read('examples/prisma/prisma/migrations/20261201000200_sessauth_session_authentication/migration.sql')).toBe(
       read('packages/prisma/prisma/sqlite/migrations/0002_sessauth_session_authentication/migration.sql'),
     );
+    expect(read('examples/prisma/prisma/migrations/20261201000300_sessauth_dpop/migration.sql')).toBe(
+      read('packages/prisma/prisma/sqlite/migrations/0003_sessauth_dpop/migration.sql'),
+    );
   });
 });

@@ -18,6 +18,11 @@ export interface CheckInput {
 export interface Violation {
   readonly rule: string;
   readonly detail: string;
+  /**
+   * What the violation is about, so that one loss seen twice counts once: the refresh token for
+   * `double-refresh`, else the session id (none for a violation of the whole run).
+   */
+  readonly subject?: string;
 }
 
 const ALLOWED: Readonly<Record<OperationKind, readonly number[]>> = {
@@ -46,8 +51,10 @@ export const RECOVERY_BOUND_MS = 5000;
  */
 export function checkHistory(input: CheckInput): Violation[] {
   const violations: Violation[] = [];
-  const report = (rule: string, entry: HistoryEntry | null, detail: string) =>
-    violations.push({ rule, detail: entry === null ? detail : `${describe(entry)}: ${detail}` });
+  const report = (rule: string, entry: HistoryEntry | null, detail: string) => {
+    const subject = (rule === 'double-refresh' ? entry?.presented : entry?.sid) ?? undefined;
+    violations.push({ rule, detail: entry === null ? detail : `${describe(entry)}: ${detail}`, ...(subject === undefined ? {} : { subject }) });
+  };
   if (input.serverExit !== null) report('server-exited', null, `the server process ended: ${JSON.stringify(input.serverExit)}`);
 
   const revokedAt = new Map<string, number>();

@@ -13,6 +13,8 @@ export interface ServerSettings {
   readonly users: readonly DemoCredentials[];
   /** Extra environment (e.g. JWT_MAX_ACTIVE_SESSIONS). */
   readonly env?: Readonly<Record<string, string>>;
+  /** Listen on this port (a restarted server takes its predecessor's); a free one otherwise. */
+  readonly port?: number;
   /** Run the server as this user (uid, gid); the tests use it when they run as root. */
   readonly runAs?: { readonly uid: number; readonly gid: number };
 }
@@ -51,7 +53,7 @@ export async function startExampleServer(
   settings: ServerSettings,
   adapter = process.env.SESSAUTH_FAULTS_ADAPTER ?? 'express',
 ): Promise<ExampleServer> {
-  const port = await freePort();
+  const port = settings.port ?? (await freePort());
   const output: string[] = [];
   let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   const child: ChildProcess = spawn(process.execPath, ['--conditions=@sessauth/source', '--import', 'tsx', 'src/server.ts'], {

@@ -1,6 +1,6 @@
 import { checkHistory, RECOVERY_BOUND_MS, type Violation } from './checker.js';
 import type { DemoCredentials, ExampleServer } from './example-server.js';
-import { History, record } from './history.js';
+import { History, record, type HistoryEntry } from './history.js';
 import { sleep, startLoad } from './load.js';
 import type { ClientTarget, VirtualClient } from './virtual-client.js';
 import { send } from './wire.js';
@@ -44,6 +44,8 @@ export interface ScenarioReport {
   /** Ticks of the load at which every client was waiting for an answer. */
   readonly saturated: number;
   readonly statuses: Record<string, number>;
+  /** Every request and its answer (for measurements beyond the checker's). */
+  readonly entries: readonly HistoryEntry[];
 }
 
 const PROBE_CLIENT = -1;
@@ -92,7 +94,16 @@ export async function runScenario(target: FaultTarget, fault: Fault, shape: Load
     serverExit: target.server.exit(),
   });
   const { requests, statuses } = history.summary();
-  return { name: fault.name, violations, recoveryMs, requests, warmupPerSecond: Math.round(warmup), saturated: load.saturated(), statuses };
+  return {
+    name: fault.name,
+    violations,
+    recoveryMs,
+    requests,
+    warmupPerSecond: Math.round(warmup),
+    saturated: load.saturated(),
+    statuses,
+    entries: history.entries,
+  };
 }
 
 /** Milliseconds from the heal until a login and a guarded read both succeed; null if not within the bound (plus slack). */

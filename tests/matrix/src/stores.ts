@@ -34,6 +34,7 @@ function sqlStore(url: string, onClose: () => void = () => {}): StoreFactory {
             `${tableName}_user_lock`,
             `${tableName}_migration`,
             `${tableName}_migration_lock`,
+            `${tableName}_security_event`,
             rateLimitTableName,
           ]) {
             await sql`drop table if exists ${sql.table(table)}`.execute(opened.db);

@@ -47,6 +47,7 @@ async function sqlShared(url: string): Promise<SharedStore> {
         `${tableName}_user_lock`,
         `${tableName}_migration`,
         `${tableName}_migration_lock`,
+        `${tableName}_security_event`,
         `${tableName}_rl`,
       ]) {
         await sql`drop table if exists ${sql.table(table)}`.execute(first.db);

@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import Koa from 'koa';
 import mount from 'koa-mount';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAdapterTestEngine, serveOnLoopback, type AppUnderTest } from '@sessauth/conformance';
+import { createAdapterTestEngine, makeDpopKey, serveOnLoopback, signProof, type AppUnderTest } from '@sessauth/conformance';
 import { sessauthMiddleware as expressSessauth } from '@sessauth/express';
 import { sessauthPlugin } from '@sessauth/fastify';
 import { createFetchHandler } from '@sessauth/fetch';
@@ -81,6 +81,25 @@ describe('mounting under a path, framework by framework', () => {
       expect(refreshLine).toContain(`Path=${variant.at}/refresh/;`);
       const refreshed = await post('/refresh/', `${csrfCookie}; ${refreshLine.split(';')[0]}`);
       expect(refreshed.status, await refreshed.clone().text()).toBe(200);
+    });
+
+    it(`${name}: a DPoP proof naming ${variant.at}/login/ binds the login; one naming the path without the mount is refused`, async () => {
+      const auth = await createAdapterTestEngine({ dpop: 'allowed' });
+      running = await variant.start(auth);
+      const key = await makeDpopKey('ES256');
+      const login = async (path: string) =>
+        fetch(`${running!.baseUrl}${variant.at}/login/`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            dpop: await signProof(key, { htm: 'POST', htu: `${running!.baseUrl}${path}`, iat: Math.floor(Date.now() / 1000) }),
+          },
+          body: JSON.stringify({ username: 'alice', password: 'pw' }),
+        });
+      const bound = await login(`${variant.at}/login/`);
+      expect(bound.status, await bound.clone().text()).toBe(200);
+      expect(((await bound.json()) as { token_type?: string }).token_type).toBe('DPoP');
+      if (variant.at !== '/auth') expect((await login('/auth/login/')).status).toBe(401);
     });
   }
 });

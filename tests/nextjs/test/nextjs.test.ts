@@ -1,4 +1,6 @@
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '@sessauth/browser-support';
 import { buildFixture, startFixture, type StartedApp } from './next-app.js';
 
 // A real Next.js App Router app (fixture/): app/auth/[...sessauth]/route.ts exports
@@ -10,6 +12,8 @@ const CLIENT_IP = '203.0.113.7';
 
 let body: StartedApp;
 let cookie: StartedApp;
+let accessCookie: StartedApp;
+let browser: Browser | null = null;
 
 beforeAll(async () => {
   await buildFixture();
@@ -22,10 +26,15 @@ beforeAll(async () => {
     JWT_TRUSTED_PROXY_CIDRS: '127.0.0.1/32',
     SESSAUTH_FIXTURE_PROXY_ADDRESS: '127.0.0.1',
   });
+  // The access-token cookie on, with every cookie Secure as by default: Chromium keeps Secure
+  // cookies of http://localhost (a secure context), so development needs no setting changed.
+  accessCookie = await startFixture({ JWT_REFRESH_TOKEN_TRANSPORT: 'cookie', JWT_ACCESS_TOKEN_COOKIE: 'true' });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
-  await Promise.all([body?.stop(), cookie?.stop()]);
+  await browser?.close();
+  await Promise.all([body?.stop(), cookie?.stop(), accessCookie?.stop()]);
 });
 
 const postJson = (url: string, payload: unknown, headers: Record<string, string> = {}): Promise<Response> =>
@@ -140,5 +149,50 @@ describe('Next.js App Router, cookie transport behind a trusted proxy', () => {
     expect(logout.status).toBe(200);
     expect(logout.headers.getSetCookie().some((line) => /^refresh_token=;/.test(line) || /Max-Age=0/i.test(line))).toBe(true);
     expect((await fetch(`${origin}/api/me`, { headers: bearer(next) })).status).toBe(401);
+  });
+});
+
+describe('Next.js App Router, the access-token cookie (JWT_ACCESS_TOKEN_COOKIE), in Chromium', () => {
+  it('a server component renders the user on a plain page load; after a revocation the next load renders signed out', async (context) => {
+    if (browser === null) return context.skip('Chromium is unavailable');
+    // localhost, not 127.0.0.1: the name a developer opens, and a secure context for Secure cookies.
+    const origin = accessCookie.origin.replace('127.0.0.1', 'localhost');
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${origin}/whoami`);
+    expect(await page.textContent('#who')).toBe('anonymous');
+
+    // The page signs in as a client does: the CSRF token, then the login, same-origin.
+    const status = await page.evaluate(async (credentials) => {
+      const { csrf_token: csrf } = (await (await fetch('/auth/csrf/')).json()) as { csrf_token: string };
+      const login = await fetch('/auth/login/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrftoken': csrf },
+        body: JSON.stringify(credentials),
+      });
+      return login.status;
+    }, LOGIN);
+    expect(status).toBe(200);
+    const stored = (await page.context().cookies()).find((c) => c.name === 'access_token');
+    expect(stored).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
+
+    // A plain navigation: no script, no Authorization header, only what the browser attaches.
+    await page.goto(`${origin}/whoami`);
+    expect(await page.textContent('#who')).toBe('signed in as alice');
+
+    // Another device ends every session of alice; the browser still holds its cookie.
+    const { access_token: other } = await tokensOf(
+      await (async () => {
+        const csrf = await fetch(`${accessCookie.origin}/auth/csrf/`);
+        const { csrf_token: token } = (await csrf.json()) as { csrf_token: string };
+        const jar = csrf.headers.getSetCookie()[0]!.split(';')[0]!;
+        return postJson(`${accessCookie.origin}/auth/login/`, LOGIN, { cookie: jar, 'x-csrftoken': token });
+      })(),
+    );
+    expect((await fetch(`${accessCookie.origin}/auth/logout/all/`, { method: 'POST', headers: bearer(other) })).status).toBe(200);
+    expect((await page.context().cookies()).some((c) => c.name === 'access_token')).toBe(true);
+
+    await page.reload();
+    expect(await page.textContent('#who')).toBe('anonymous');
+    await page.context().close();
   });
 });

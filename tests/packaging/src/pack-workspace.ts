@@ -17,7 +17,9 @@ export const PUBLIC_PACKAGES = [
   'redis',
   'drizzle',
   'prisma',
+  'nestjs',
   'conformance',
+  'opentelemetry',
   'client',
 ] as const;
 export type PublicPackage = (typeof PUBLIC_PACKAGES)[number];

@@ -28,9 +28,18 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-/** Starts `node server.mjs|cjs` in the app and waits for every leg's port, or for the process to die. */
-export function startApp(app: string, system: ModuleSystem, legs: readonly Leg[], extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningApp> {
-  const child = spawn(process.execPath, [entryFile(system)], {
+/**
+ * Starts `node server.mjs|cjs` in the app and waits for every leg's port, or for the process to die.
+ * `nodeBinary` runs the installed app under another Node line (the app's native addons must suit it).
+ */
+export function startApp(
+  app: string,
+  system: ModuleSystem,
+  legs: readonly Leg[],
+  extraEnv: NodeJS.ProcessEnv = {},
+  nodeBinary: string = process.execPath,
+): Promise<RunningApp> {
+  const child = spawn(nodeBinary, [entryFile(system)], {
     cwd: app,
     env: childEnv({ ...extraEnv, NODE_ENV: 'production', SESSAUTH_APP_LEGS: JSON.stringify(legs) }),
     stdio: ['ignore', 'pipe', 'pipe'],

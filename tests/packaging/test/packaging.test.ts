@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { installedCopies } from '../src/npm.js';
 import { PUBLIC_PACKAGES, WORKSPACE_ROOT, packWorkspace, publishDryRun, type PackedWorkspace } from '../src/pack-workspace.js';
 import { peerVariants, type PeerVariant } from '../src/peer-variants.js';
 import { prepareApp, type PreparedApp } from '../src/prepare-app.js';
+import { startApp, type Leg, type RunningApp } from '../src/start-app.js';
 import { releasePlanFor } from '../src/release-plan.js';
 import { runCommand } from '../src/run-command.js';
 import { npmRegistryUrl, reachDataServices, reachNpmRegistry } from '../src/services.js';
@@ -31,6 +33,24 @@ const workspaceManifests = PUBLIC_PACKAGES.map(
 const PEER_VARIANTS = peerVariants(workspaceManifests);
 /** The skewed app's base: Express on SQLite, with neither optional peer of the core. */
 const MINIMAL: PeerVariant = { name: 'minimal', dependencies: { express: '*', kysely: '*', 'better-sqlite3': '*' } };
+
+// The second Node line (CI installs Node 24, issue 27.13): the newest app, installed by npm under
+// this Node, run by the other one. better-sqlite3 is built for one Node ABI, so the SQLite legs
+// stay on this line; every other addon the app loads (@node-rs/argon2, Prisma's engine) is Node-API.
+const SECOND_NODE = process.env.SESSAUTH_SECOND_NODE || undefined;
+const SECOND_NODE_VERSION = SECOND_NODE === undefined ? '' : spawnSync(SECOND_NODE, ['--version'], { encoding: 'utf8' }).stdout.trim();
+// Its own tables, keys and schema: the first line's process created the others and still serves them.
+const portableLegs = (legs: readonly Leg[]): Leg[] =>
+  legs
+    .filter((leg) => !leg.url?.startsWith('sqlite:'))
+    .map((leg) => ({
+      ...leg,
+      ...(leg.tableName === undefined ? {} : { tableName: `${leg.tableName}_n2` }),
+      ...(leg.keyPrefix === undefined ? {} : { keyPrefix: `${leg.keyPrefix}n2:` }),
+      ...(leg.schema === undefined ? {} : { schema: `${leg.schema}_n2` }),
+    }));
+if (registry !== null && SECOND_NODE === undefined)
+  console.log('\n!!! SKIPPED: the packed app on the second Node line (SESSAUTH_SECOND_NODE is not set; CI runs it on Node 24). !!!');
 
 describe.skipIf(registry === null)('the packages as a user installs them', () => {
   const run = mkdtempSync(join(tmpdir(), 'sessauth-packaging-run-'));
@@ -85,6 +105,11 @@ describe.skipIf(registry === null)('the packages as a user installs them', () =>
         'mmdb-lib': { optional: true },
       });
       expect(semver.satisfies('6.0.0', (await readPackedManifest(packed.redis)).peerDependencies?.ioredis ?? '')).toBe(true);
+      // OpenTelemetry is the host's choice: the core names no part of it, its package takes the API as a peer.
+      expect(JSON.stringify(core)).not.toContain('@opentelemetry');
+      const opentelemetry = await readPackedManifest(packed.opentelemetry);
+      expect(opentelemetry.dependencies?.['@opentelemetry/api']).toBeUndefined();
+      expect(semver.satisfies('1.9.0', opentelemetry.peerDependencies?.['@opentelemetry/api'] ?? '')).toBe(true);
       expect(semver.satisfies('4.0.0', (await readPackedManifest(packed.conformance)).peerDependencies?.vitest ?? '')).toBe(true);
     });
 
@@ -170,6 +195,35 @@ describe.skipIf(registry === null)('the packages as a user installs them', () =>
       expect(output).toMatch(/Tests\s+[1-9]\d* passed/);
       expect(output).not.toMatch(/\d+ failed/);
     });
+  });
+
+  describe.skipIf(SECOND_NODE === undefined)(`the newest app, run by Node ${SECOND_NODE_VERSION}`, () => {
+    const running = new Map<'esm' | 'cjs', RunningApp>();
+    beforeAll(async () => {
+      const app = await apps.get('newest')!;
+      for (const system of ['esm', 'cjs'] as const)
+        running.set(system, await startApp(app.dir, system, portableLegs(app.legs[system]), { SESSAUTH_APP_IMPORT_MMDB: '1' }, SECOND_NODE));
+    });
+    afterAll(async () => {
+      for (const app of running.values()) await app.stop();
+    });
+
+    it('is that Node line, not this one', () => {
+      expect(SECOND_NODE_VERSION).toMatch(/^v\d+\./);
+      expect(SECOND_NODE_VERSION).not.toBe(process.version);
+    });
+
+    for (const system of ['esm', 'cjs'] as const) {
+      for (const leg of portableLegs(legs.get('newest')![system])) {
+        it.concurrent(`${system}: ${leg.framework} on ${leg.store}: login, refresh, /me; a replayed refresh token is refused`, async () => {
+          const trip = await sessionRoundTrip(running.get(system)!.baseUrls.get(leg.id)!);
+          expect(trip.login.status).toBe(200);
+          expect(trip.refresh.status).toBe(200);
+          expect(trip.me).toMatchObject({ status: 200, body: { user: { id: 'user-alice', username: 'alice' } } });
+          expect(trip.replay).toMatchObject({ status: 401, body: { error_code: 'token_reuse_detected' } });
+        });
+      }
+    }
   });
 
   describe('an app that upgraded @sessauth/core to 0.2.0 and kept its adapter and store at 0.1.0', () => {

@@ -90,6 +90,18 @@ export const ADAPTER_TEST_IDS = [
   'step-up/refresh-keeps-auth-time',
   'step-up/sensitive-actions-stale',
   'step-up/sensitive-actions-off',
+  // access-cookie-suite.ts
+  'access-cookie/set-and-read',
+  'access-cookie/revoked-and-logout',
+  'access-cookie/off',
+  // dpop-suite.ts
+  'dpop/bound-flow',
+  'dpop/stolen-refresh-token',
+  'dpop/stolen-access-token',
+  'dpop/proof-checks',
+  'dpop/hostile-proofs',
+  'dpop/required',
+  'dpop/off',
   // transport-suite.ts
   'transport/body',
   'transport/cookie',
@@ -195,6 +207,7 @@ export const ADAPTER_TEST_IDS = [
   'keys/jwks',
   // mount-suite.ts
   'mount/cookie-flow',
+  'mount/dpop',
 ] as const;
 
 /** One test of the HTTP suite, e.g. `'csrf/origin'`. */

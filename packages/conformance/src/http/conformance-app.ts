@@ -2,6 +2,7 @@ import {
   createPasswordAuthenticator,
   createSessauth,
   type RateLimitStore,
+  type SessauthInstrumentation,
   type SessauthOptions,
   type SessionStore,
   type TokenResponseBody,
@@ -23,6 +24,8 @@ export interface CellParts {
   readonly startRemoteApp: StartRemoteApp | undefined;
   readonly store: SessionStore;
   readonly rateLimitStore: RateLimitStore | undefined;
+  /** Makes the observer each in-process app is created with; undefined: none. */
+  readonly instrumentation?: (() => SessauthInstrumentation) | undefined;
 }
 
 /** A session just created by a login. */
@@ -168,6 +171,7 @@ async function startHere(parts: CellParts, setup: HereSetup): Promise<{ auth: Te
     logger,
     ...(rateLimitStore === undefined ? {} : { rateLimitStore }),
     ...(extras.geolocation === undefined ? {} : { geolocation: extras.geolocation }),
+    ...(parts.instrumentation === undefined ? {} : { instrumentation: parts.instrumentation() }),
   });
   const host = extras.mountPath === undefined ? { setPassword: setPasswordIn } : { setPassword: setPasswordIn, mountPath: extras.mountPath };
   const mounted: AppUnderTest = await parts.mountApp(auth, host);

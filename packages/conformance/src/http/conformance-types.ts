@@ -3,6 +3,7 @@ import type {
   PasswordHasher,
   RateLimitStore,
   Sessauth,
+  SessauthInstrumentation,
   SessauthOptions,
   SessionStore,
   SetPassword,
@@ -102,6 +103,11 @@ export interface AdapterConformanceOptions {
    * default; one cell of a matrix is enough.
    */
   checkOpenApi?: boolean;
+  /**
+   * An observer every in-process app of the cell is created with (`createSessauth({ instrumentation })`,
+   * for example `sessauthOpenTelemetry()`): the whole suite then shows that it changes no answer.
+   */
+  instrumentation?: () => SessauthInstrumentation;
 }
 
 /** Per-test parts that replace the cell's defaults (fault injection, geolocation). */

@@ -19,6 +19,7 @@ import { loginSuite } from './login-suite.js';
 import { logoutSuite } from './logout-suite.js';
 import { mountSuite } from './mount-suite.js';
 import { stepUpSuite } from './step-up-suite.js';
+import { dpopSuite } from './dpop-suite.js';
 import { oneAnswerSuite } from './one-answer-suite.js';
 import { openApiViolations } from './openapi/openapi-check.js';
 import { recordResponsesOf, stopRecording, type RecordedResponse } from './openapi/response-recorder.js';
@@ -32,6 +33,7 @@ import { activitySuite } from './activity-suite.js';
 import { sessionsSuite } from './sessions-suite.js';
 import type { SuiteKit } from './suite-kit.js';
 import { throttleSuite } from './throttle-suite.js';
+import { accessCookieSuite } from './access-cookie-suite.js';
 import { accessTokenSuite } from './access-token-suite.js';
 import { transportSuite } from './transport-suite.js';
 
@@ -62,7 +64,13 @@ export function describeAdapterConformance(name: string, input: AdapterConforman
       closers.push(opened.close);
       const limiter = input.makeRateLimitStore === undefined ? undefined : await input.makeRateLimitStore();
       if (limiter !== undefined) closers.push(limiter.close);
-      cell = { mountApp: input.mountApp, startRemoteApp: input.startRemoteApp, store: opened.store, rateLimitStore: limiter?.store };
+      cell = {
+        mountApp: input.mountApp,
+        startRemoteApp: input.startRemoteApp,
+        store: opened.store,
+        rateLimitStore: limiter?.store,
+        instrumentation: options.instrumentation,
+      };
     });
 
     afterAll(async () => {
@@ -112,6 +120,8 @@ export function describeAdapterConformance(name: string, input: AdapterConforman
     activitySuite(kit);
     logoutSuite(kit);
     stepUpSuite(kit);
+    accessCookieSuite(kit);
+    dpopSuite(kit);
     transportSuite(kit);
     csrfSuite(kit);
     contentTypeSuite(kit);

@@ -1,3 +1,4 @@
+import { mountedDpopTest } from './dpop-suite.js';
 import { expect } from 'vitest';
 import { cookieNamed, expectCookieCleared, expectEmptyOk, expectError } from './expectations.js';
 import { field } from './http-client.js';
@@ -50,4 +51,5 @@ export function mountSuite(kit: SuiteKit): void {
     expectError(await client.post(`${MOUNT}${prefix}/refresh/`, { json: {}, csrf: true }), 401, 'invalid_token');
     expect((await client.get('/me', { bearer: access })).status).toBe(401);
   });
+  mountedDpopTest(kit, MOUNT);
 }

@@ -16,6 +16,8 @@ import { renameCases } from './cases/rename-cases.js';
 import { unicodeCases } from './cases/unicode-cases.js';
 import { verifyCases } from './cases/verify-cases.js';
 import { stepUpCases } from './cases/step-up-cases.js';
+import { dpopCases } from './cases/dpop-cases.js';
+import { securityEventOutboxCases } from './cases/security-event-outbox-cases.js';
 import { expectAuthenticationFields } from './session-fixtures.js';
 import type { StoreCaseContext } from './store-case-context.js';
 
@@ -53,11 +55,13 @@ export type StoreTestId =
   | 'rename'
   | 'step-up'
   | 'activity'
+  | 'dpop'
   | 'purge'
   | 'cap'
   | 'admin'
   | 'unicode'
   | 'verify'
+  | 'security-event-outbox'
   | 'cross-instance';
 
 export interface StoreConformanceOptions {
@@ -69,7 +73,7 @@ export interface StoreConformanceOptions {
 }
 
 /** What a group needs beyond the required methods of the port; without it the group is skipped. */
-type Needs = 'admin-listing' | 'batched-read' | 'second-instance' | 'verify' | 'step-up' | 'activity';
+type Needs = 'admin-listing' | 'batched-read' | 'second-instance' | 'verify' | 'step-up' | 'activity' | 'security-event-outbox';
 
 const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseContext) => void, Needs?]> = [
   ['create', 'createSession', createCases],
@@ -86,11 +90,13 @@ const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseCo
   ['rename', 'renameSession', renameCases],
   ['step-up', 'recordStepUp (RFC 9470 freshness)', stepUpCases, 'step-up'],
   ['activity', 'appendActivity / listActivity (the activity history)', activityCases, 'activity'],
+  ['dpop', 'the DPoP key binding (dpopJkt)', dpopCases],
   ['purge', 'purgeExpired', purgeCases],
   ['cap', 'maxActiveSessions on createSession', capCases],
   ['admin', 'listSessionsForAdmin', adminCases, 'admin-listing'],
   ['unicode', 'unicode and exact matching', unicodeCases],
   ['verify', 'verify (the start-up check)', verifyCases, 'verify'],
+  ['security-event-outbox', 'the Shared Signals outbox (hold, release, claim, settle)', securityEventOutboxCases, 'security-event-outbox'],
   ['cross-instance', 'two instances over one backing service', crossInstanceCases, 'second-instance'],
 ];
 
@@ -102,6 +108,9 @@ function missing(needs: Needs | undefined, underTest: StoreUnderTest, second: St
   if (needs === 'step-up' && underTest.store.recordStepUp === undefined) return 'the store has no recordStepUp (an optional capability)';
   if (needs === 'activity' && (underTest.store.appendActivity === undefined || underTest.store.listActivity === undefined)) {
     return 'the store has no appendActivity/listActivity (an optional capability)';
+  }
+  if (needs === 'security-event-outbox' && underTest.store.holdSecurityEvents === undefined) {
+    return 'the store has no security event outbox (an optional capability)';
   }
   if (needs === 'batched-read' && underTest.store.findSessions === undefined) {
     return 'the store has no findSessions (an optional capability; SQLite reads synchronously)';

@@ -35,13 +35,17 @@ export function writeSessauthResponse(res: ServerResponse, response: SessauthRes
   res.end(response.body ?? undefined);
 }
 
-/** The guard's input: every `Authorization` value (two of them fail closed in the core). */
+/**
+ * The guard's input: every `Authorization` value (two of them fail closed in the core), and the
+ * request itself, which the core reads only for DPoP's proof (JWT_DPOP: method, path, headers)
+ * and the access-token cookie (JWT_ACCESS_TOKEN_COOKIE).
+ */
 export function authorizationOf(req: IncomingMessage): AuthenticateInput {
   const values: string[] = [];
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     if (req.rawHeaders[i]!.toLowerCase() === 'authorization') values.push(req.rawHeaders[i + 1]!);
   }
-  return { authorization: values.length === 0 ? undefined : values };
+  return { authorization: values.length === 0 ? undefined : values, request: toSessauthRequest(req) };
 }
 
 /** Serves the sessauth endpoints; every other request goes to `host` untranslated. */

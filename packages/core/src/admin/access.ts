@@ -4,7 +4,7 @@ import { parseCookieHeader } from '../http/cookies.js';
 import { headerValues, soleValue } from '../http/request-headers.js';
 import type { SessauthRequest } from '../http/sessauth-request.js';
 import { type AuthContext, authenticate } from '../sessions/authenticate.js';
-import { authenticateBearer } from '../endpoints/bearer-guard.js';
+import { authenticateRequest } from '../endpoints/bearer-guard.js';
 import { ADMIN_COOKIE_NAME } from './cookie.js';
 
 const TOKEN = /^[A-Za-z0-9_.~+/=-]+$/;
@@ -25,7 +25,7 @@ export function adminCredentialOf(request: SessauthRequest): AdminCredential {
  */
 export async function requireAdmin<U>(engine: Engine<U>, admin: AdminCapability<U>, request: SessauthRequest): Promise<AuthContext<U>> {
   const authorization = headerValues(request.headers, 'authorization');
-  const context = authorization !== undefined ? await authenticateBearer(engine, { authorization }) : await authenticateAdminCookie(engine, request);
+  const context = authorization !== undefined ? await authenticateRequest(engine, request) : await authenticateAdminCookie(engine, request);
   if (!admin.isAdmin(context.user)) throw new SessauthError('forbidden');
   return context;
 }
@@ -38,7 +38,7 @@ export function authenticateAdminCookie<U>(engine: Engine<U>, request: SessauthR
   if (cookie === undefined || !TOKEN.test(cookie)) {
     return Promise.reject(new SessauthError('invalid_token'));
   }
-  return authenticate(engine, cookie);
+  return authenticate(engine, cookie, { jkt: null, proofless: true });
 }
 
 function adminCookieValues(request: SessauthRequest): string[] | undefined {

@@ -6,6 +6,7 @@ import { authenticateAdminCookie } from './access.js';
 import { clearAdminCookie } from './cookie.js';
 import { assertAdminCsrf, readFormFields } from './form.js';
 import { seeOther } from './html/layout.js';
+import { withSecurityEvents } from '../sessions/announce-security-events.js';
 
 /**
  * POST <adminPrefix>/sign-out/ (form with the CSRF field): ends the one session
@@ -18,7 +19,13 @@ export async function adminSignOutRoute<U>(engine: Engine<U>, request: SessauthR
   assertAdminCsrf(engine, request, fields);
   try {
     const { session } = await authenticateAdminCookie(engine, request);
-    await engine.store.expireSession(session.id, session.userId, engine.clock.now());
+    const now = engine.clock.now();
+    await withSecurityEvents(
+      engine,
+      () => [{ event: 'session-revoked', userId: session.userId, sessionId: session.id, reason: 'logout', initiatingEntity: 'user', at: now }],
+      () => engine.store.expireSession(session.id, session.userId, now),
+      (ended) => ended,
+    );
   } catch (error) {
     // Only "no usable token" is fine here; a store fault must surface (503).
     if (!(error instanceof SessauthError) || error.status !== 401) throw error;

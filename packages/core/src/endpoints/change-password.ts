@@ -1,3 +1,4 @@
+import { withSecurityEvents } from '../sessions/announce-security-events.js';
 import type { Engine } from './engine.js';
 import { IntegrationError, SessauthError } from '../errors/sessauth-error.js';
 import { clientIpOf } from '../http/client-identity.js';
@@ -49,7 +50,14 @@ export async function changePasswordRoute<U>(
     await throttleAccount(engine, username);
     const checked = await runAuthenticator(engine, { username, password: current }, request, username);
     if (users.idOf(checked) !== userId) throw new SessauthError('invalid_credentials');
-    await setPassword(caller.user, next);
+    // CAEP credential-change, held before the change and released after it (transmitter on).
+    await withSecurityEvents(
+      engine,
+      () => [{ event: 'credential-change', userId, initiatingEntity: 'user', at: engine.clock.now() }],
+      () => setPassword(caller.user, next),
+      () => true,
+      { dropWhenChangeThrows: true },
+    );
     await endAllSessions(engine, userId, 'invalidate_all');
     return emptyResponse();
   } catch (error) {

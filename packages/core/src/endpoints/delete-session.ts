@@ -2,7 +2,7 @@ import type { AuthContext } from '../sessions/authenticate.js';
 import type { BearerEndpoint } from './endpoint.js';
 import type { Engine } from './engine.js';
 import { SessauthError } from '../errors/sessauth-error.js';
-import { clearRefreshCookie, usesRefreshCookie } from '../http/auth-cookies.js';
+import { clearSessionCookies, usesRefreshCookie } from '../http/auth-cookies.js';
 import { emptyResponse } from '../http/response.js';
 import type { SessauthResponse } from '../http/sessauth-request.js';
 import { revokeSession } from '../sessions/revoke-session.js';
@@ -25,5 +25,5 @@ async function deleteSession<U>(engine: Engine<U>, caller: AuthContext<U>, sessi
   const { session } = caller;
   if (!(await revokeSession(engine, session.userId, sessionId, 'delete'))) throw new SessauthError('session_not_found', { status: 404 });
   const clearsCookie = sessionId === session.id && usesRefreshCookie(engine.options);
-  return emptyResponse(clearsCookie ? { setCookies: [clearRefreshCookie(engine.options)] } : {});
+  return emptyResponse(clearsCookie ? { setCookies: clearSessionCookies(engine.options) } : {});
 }

@@ -12,6 +12,7 @@ import { reauthenticateEndpoint } from './reauthenticate.js';
 import { refreshEndpoint } from './refresh.js';
 import { renameSessionEndpoint } from './rename-session.js';
 import { sessionActivityEndpoint } from './session-activity.js';
+import { ssfConfigurationEndpoint, ssfStatusEndpoint, ssfStreamsEndpoint, ssfVerifyEndpoint } from './ssf-streams.js';
 
 /**
  * Every endpoint under the prefix, once: the router matches requests against this list, the
@@ -34,6 +35,11 @@ export const ENDPOINTS = [
   // The verifying public keys (asymmetric algorithms), at both places verifiers look.
   jwksEndpoint,
   wellKnownJwksEndpoint,
+  // The Shared Signals transmitter (JWT_SSF_TRANSMITTER); 404 while it is off.
+  ssfConfigurationEndpoint,
+  ssfStreamsEndpoint,
+  ssfStatusEndpoint,
+  ssfVerifyEndpoint,
 ] as const satisfies readonly Endpoint[];
 
 /** Every endpoint's name. */

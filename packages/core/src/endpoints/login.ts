@@ -11,6 +11,8 @@ import { throttleAccount } from './throttle-request.js';
 import { createSession } from '../sessions/create-session.js';
 import { checkTokenEndpointRequest } from './token-endpoint-checks.js';
 import { tokenResponse } from './token-response.js';
+import { DpopProofError } from '../errors/dpop-error.js';
+import { dpopProofOf, recordDpopProof } from './dpop-request.js';
 
 /** POST /auth/login/: pre-checks, the pluggable authenticator, then a new session. */
 export const loginEndpoint = {
@@ -31,6 +33,8 @@ async function login<U>(engine: Engine<U>, request: SessauthRequest): Promise<Se
   // The per-account budget, beside the per-address one: before the user is looked up, so
   // an unknown username spends and answers exactly as an existing one does.
   await throttleAccount(engine, body.username);
+  // The proof of a DPoP key (JWT_DPOP), checked and recorded before the password too.
+  const dpopJkt = await loginBinding(engine, request);
   const user = await runAuthenticator(engine, body, request, body.username).catch(async (error: unknown) => {
     if (error instanceof SessauthError) {
       emitLoginFailed(engine, error.code, body.username, clientIp);
@@ -40,11 +44,27 @@ async function login<U>(engine: Engine<U>, request: SessauthRequest): Promise<Se
   });
   const amr = engine.authenticator?.amr ?? [];
   const failedLogins = await attemptsBeforeSuccess(engine, body.username);
-  const issued = await createSession(engine, user, { clientIp, userAgent, remember, amr, failedLogins });
+  const issued = await createSession(engine, user, { clientIp, userAgent, remember, amr, failedLogins, dpopJkt });
   emitLogin(engine, issued.session);
   // The CSRF secret does not rotate here: the seed's browser flow sends the masked
   // value from its one `GET /auth/csrf/` on login and on every later refresh.
   return tokenResponse(engine, issued);
+}
+
+/**
+ * The key a login binds its session to (RFC 9449 s5): the thumbprint of a valid, unseen `DPoP`
+ * proof for this request; null without one (off, or `allowed` with no proof). `required`
+ * refuses a login without a proof.
+ */
+async function loginBinding<U>(engine: Engine<U>, request: SessauthRequest): Promise<string | null> {
+  if (engine.options.dpop === 'off') return null;
+  const proof = await dpopProofOf(engine, request);
+  if (proof === null) {
+    if (engine.options.dpop === 'required') throw new DpopProofError('missing');
+    return null;
+  }
+  await recordDpopProof(engine, proof);
+  return proof.jkt;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { AuthContext } from '../sessions/authenticate.js';
 import type { BearerEndpoint } from './endpoint.js';
 import type { Engine } from './engine.js';
-import { clearRefreshCookie, usesRefreshCookie } from '../http/auth-cookies.js';
+import { clearSessionCookies, usesRefreshCookie } from '../http/auth-cookies.js';
 import { emptyResponse } from '../http/response.js';
 import type { SessauthResponse } from '../http/sessauth-request.js';
 import { endAllSessions } from '../sessions/end-all-sessions.js';
@@ -20,5 +20,5 @@ async function logoutAll<U>(engine: Engine<U>, caller: AuthContext<U>): Promise<
   const { session } = caller;
   assertFreshForSensitiveAction(engine.options, session, engine.clock.now());
   await endAllSessions(engine, session.userId, 'logout_all');
-  return emptyResponse(usesRefreshCookie(engine.options) ? { setCookies: [clearRefreshCookie(engine.options)] } : {});
+  return emptyResponse(usesRefreshCookie(engine.options) ? { setCookies: clearSessionCookies(engine.options) } : {});
 }

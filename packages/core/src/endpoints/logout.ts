@@ -1,7 +1,7 @@
 import type { AuthContext } from '../sessions/authenticate.js';
 import type { BearerEndpoint } from './endpoint.js';
 import type { Engine } from './engine.js';
-import { clearRefreshCookie, usesRefreshCookie } from '../http/auth-cookies.js';
+import { clearSessionCookies, usesRefreshCookie } from '../http/auth-cookies.js';
 import { emptyResponse } from '../http/response.js';
 import type { SessauthResponse } from '../http/sessauth-request.js';
 import { revokeSession } from '../sessions/revoke-session.js';
@@ -18,5 +18,5 @@ export const logoutEndpoint = {
 async function logout<U>(engine: Engine<U>, caller: AuthContext<U>): Promise<SessauthResponse> {
   const { session } = caller;
   await revokeSession(engine, session.userId, session.id, 'logout');
-  return emptyResponse(usesRefreshCookie(engine.options) ? { setCookies: [clearRefreshCookie(engine.options)] } : {});
+  return emptyResponse(usesRefreshCookie(engine.options) ? { setCookies: clearSessionCookies(engine.options) } : {});
 }

@@ -2,6 +2,7 @@ import type { BearerEndpoint } from './endpoint.js';
 import type { Engine } from './engine.js';
 import { SessauthError } from '../errors/sessauth-error.js';
 import { readJsonObject } from '../http/read-json-body.js';
+import { accessCookies } from '../http/auth-cookies.js';
 import { jsonResponse } from '../http/response.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
 import type { AuthContext } from '../sessions/authenticate.js';
@@ -44,5 +45,10 @@ async function reauthenticate<U>(engine: Engine<U>, request: SessauthRequest, ca
   const checked = await runAuthenticator(engine, { username, password }, request, username);
   if (users.idOf(checked) !== caller.session.userId) throw new SessauthError('invalid_credentials');
   const accessToken = await stepUpSession(engine, caller.session, { amr: engine.authenticator.amr ?? ['pwd'], acr: null });
-  return jsonResponse(200, { access_token: accessToken });
+  // A DPoP-bound session's new token is a DPoP token, as login and refresh say (RFC 9449 s5).
+  return jsonResponse(
+    200,
+    (caller.session.dpopJkt ?? null) === null ? { access_token: accessToken } : { access_token: accessToken, token_type: 'DPoP' },
+    { setCookies: accessCookies(engine.options, accessToken) },
+  );
 }

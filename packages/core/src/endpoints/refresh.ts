@@ -1,13 +1,14 @@
 import type { PublicEndpoint } from './endpoint.js';
 import type { Engine } from './engine.js';
 import { SessauthError } from '../errors/sessauth-error.js';
-import { clearRefreshCookie } from '../http/auth-cookies.js';
+import { clearSessionCookies } from '../http/auth-cookies.js';
 import { readJsonObject } from '../http/read-json-body.js';
 import { errorToResponse } from '../http/response.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
 import { refreshSession } from '../sessions/refresh-session.js';
 import { checkTokenEndpointRequest } from './token-endpoint-checks.js';
 import { tokenResponse } from './token-response.js';
+import { dpopProofOf, recordDpopProof } from './dpop-request.js';
 import { joinedHeader, soleValue } from '../http/request-headers.js';
 
 /** Outcomes after which the refresh cookie is useless: clear it. */
@@ -26,13 +27,17 @@ async function refresh<U>(engine: Engine<U>, request: SessauthRequest): Promise<
   const { cookies, clientIp } = await checkTokenEndpointRequest(engine, request, 'refresh');
   const body = await readJsonObject(request, engine.options.maxBodyBytes);
   const token = presentedRefreshToken(engine, body, cookies);
+  // JWT_DPOP: a proof, when sent, is verified and recorded; the session domain compares its key
+  // with the refresh token's binding before the store is asked anything.
+  const proof = engine.options.dpop === 'off' ? null : await dpopProofOf(engine, request);
+  if (proof !== null) await recordDpopProof(engine, proof);
   try {
     const client = { ipAddress: clientIp, userAgent: joinedHeader(request.headers, 'user-agent') };
-    return tokenResponse(engine, await refreshSession(engine, token, client));
+    return tokenResponse(engine, await refreshSession(engine, token, client, { jkt: proof?.jkt ?? null }));
   } catch (error) {
     const cookieMode = engine.options.refreshTokenTransport !== 'body';
     if (cookieMode && error instanceof SessauthError && DEAD_SESSION.has(error.code)) {
-      return errorToResponse(error, engine.logger, { setCookies: [clearRefreshCookie(engine.options)] });
+      return errorToResponse(error, engine.logger, { setCookies: clearSessionCookies(engine.options) });
     }
     throw error;
   }

@@ -1,5 +1,5 @@
 import type { Engine } from './engine.js';
-import { refreshCookie } from '../http/auth-cookies.js';
+import { accessCookies, refreshCookie } from '../http/auth-cookies.js';
 import { jsonResponse } from '../http/response.js';
 import type { SessauthResponse } from '../http/sessauth-request.js';
 import type { IssuedTokens } from '../sessions/create-session.js';
@@ -15,10 +15,13 @@ export function tokenResponse<U>(
 ): SessauthResponse {
   const { options } = engine;
   const body: Record<string, string> = { access_token: issued.accessToken, ...extra.body };
+  // RFC 9449 s5: a bound session's tokens are DPoP tokens; an unbound answer is unchanged.
+  if (issued.dpopJkt !== undefined) body.token_type = 'DPoP';
   const setCookies = [...(extra.setCookies ?? [])];
   if (options.refreshTokenTransport !== 'cookie') body.refresh_token = issued.refreshToken;
   if (options.refreshTokenTransport !== 'body') {
     setCookies.push(refreshCookie(options, issued.refreshToken, issued.session.expiresAt, engine.clock.now(), issued.remember !== false));
   }
+  setCookies.push(...accessCookies(options, issued.accessToken));
   return jsonResponse(200, body, { setCookies });
 }

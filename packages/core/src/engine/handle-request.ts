@@ -10,6 +10,7 @@ import type { RouteMatch } from '../http/router.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
 import type { ResolvedOptions } from '../options/options.js';
 import { RequestStoreBudget } from '../store/request-store-budget.js';
+import { type OutcomeReporter, outcomeOfError, type SessauthInstrumentation } from './instrumentation.js';
 
 /**
  * The API prefix or the admin prefix holds `target` (query ignored, dot segments resolved),
@@ -34,8 +35,15 @@ function mountedEngine<U>(engine: Engine<U>, path: string, mountPath: string | u
   return mount === '' ? engine : { ...engine, options: mountedOptions(engine.options, mount) };
 }
 
-/** Dispatches one request to its endpoint; every failure becomes the contract's JSON error. */
-export async function handleRequest<U>(root: Engine<U>, received: SessauthRequest): Promise<SessauthResponse | null> {
+/**
+ * Dispatches one request to its endpoint; every failure becomes the contract's JSON error.
+ * With `instrumentation`, a request to a route runs as one of its operations.
+ */
+export async function handleRequest<U>(
+  root: Engine<U>,
+  received: SessauthRequest,
+  instrumentation?: SessauthInstrumentation,
+): Promise<SessauthResponse | null> {
   // A CORS preflight belongs to the host's CORS layer, mounted before the adapter.
   if (received.method.toUpperCase() === 'OPTIONS') return null;
   const path = routablePath(received.path);
@@ -52,7 +60,11 @@ export async function handleRequest<U>(root: Engine<U>, received: SessauthReques
     engine.options.prefix,
   );
   if (match.kind === 'not-ours') return null;
-  return dispatch(withStoreBudget(engine), request, match);
+  if (instrumentation === undefined || match.kind !== 'route') return dispatch(withStoreBudget(engine), request, match);
+  // Only a matched route is an operation worth a span: a 404 or 405 under the prefix names none.
+  // The template as matched: two paths may serve one route (the JWK set at /jwks.json and /.well-known/jwks.json).
+  const operation = { name: match.route, route: `${engine.options.prefix}${match.template}/`, method: request.method.toUpperCase() };
+  return instrumentation.run(operation, (report) => dispatch(withStoreBudget(engine), request, match, report));
 }
 
 /** The engine as one request sees it: its store calls share one budget (see RequestStoreBudget). */
@@ -74,6 +86,7 @@ async function dispatch<U>(
   engine: Engine<U>,
   request: SessauthRequest,
   match: Exclude<RouteMatch<RouteName>, { kind: 'not-ours' }>,
+  report?: OutcomeReporter,
 ): Promise<SessauthResponse> {
   try {
     if (match.kind === 'not-found') throw new SessauthError('not_found');
@@ -88,9 +101,14 @@ async function dispatch<U>(
     if (endpoint.available?.(engine) === false) throw new SessauthError('not_found');
     const call = { engine, request, sessionId: match.sessionId ?? '' };
     // The guard runs first, so its 401s come before any check of the endpoint's own.
-    if (endpoint.auth === 'bearer') return await endpoint.handle({ ...call, caller: await authenticateRequest(engine, request) });
-    return await endpoint.handle(call);
+    const response =
+      endpoint.auth === 'bearer'
+        ? await endpoint.handle({ ...call, caller: await authenticateRequest(engine, request) })
+        : await endpoint.handle(call);
+    report?.({ status: response.status, errorCode: null });
+    return response;
   } catch (error) {
+    report?.(outcomeOfError(error));
     return errorToResponse(error, engine.logger);
   }
 }

@@ -1,4 +1,4 @@
-import type { AuthenticateInput } from '../endpoints/bearer-guard.js';
+import type { AuthenticateInput, GuardRequest } from '../endpoints/bearer-guard.js';
 import type { AuthContext } from '../sessions/authenticate.js';
 import type { FreshnessRule } from '../sessions/freshness.js';
 import type { Clock } from '../time/clock.js';
@@ -9,6 +9,7 @@ import type { OpenApiSettings } from '../openapi/openapi-document.js';
 import type { SetPassword } from '../endpoints/change-password.js';
 import type { SessauthEventHandler, SessauthEventHandlers, SessauthEventName } from '../events/session-events.js';
 import type { SessionApi } from './session-api.js';
+import type { SessauthInstrumentation } from './instrumentation.js';
 import type { RateLimitResult } from './rate-limit-api.js';
 import type { ResolvedOptions, SessauthOptions } from '../options/options.js';
 import type { RateLimitStore, SessionStore } from '../store/store-port.js';
@@ -50,6 +51,12 @@ export interface SessauthConfig<U> {
    * response, never delay or fail it (errors are logged), and never see a token or password.
    */
   events?: SessauthEventHandlers;
+  /**
+   * An observer of the engine's operations and store calls, for traces and metrics
+   * (`sessauthOpenTelemetry()` from `@sessauth/opentelemetry`). Off unless given; absent, the
+   * guard and the stores are called exactly as before, with nothing in between.
+   */
+  instrumentation?: SessauthInstrumentation;
 }
 
 /** The engine a host app holds; the server-side session API (`createSessionFor`, `listSessions`, ...) is in `SessionApi`. */
@@ -75,6 +82,8 @@ export interface Sessauth<U> extends SessionApi {
    * The guard of routes that work with or without a user: null when the request carries
    * no `Authorization` header at all; otherwise exactly `authenticate` (a bad or expired
    * token is still its 401, so a client knows to refresh instead of silently losing its user).
+   * With the access-token cookie on, a cookie that no longer authenticates is null too (a page
+   * load has no client to refresh); its CSRF refusal is still the 403.
    */
   authenticateOptional(input: AuthenticateInput): Promise<AuthContext<U> | null>;
   /**
@@ -113,6 +122,20 @@ export interface Sessauth<U> extends SessionApi {
    * `ctx.waitUntil` there (the fetch adapter does when given `ctx`).
    */
   eventsSettled(): Promise<void>;
+  /**
+   * The Shared Signals transmitter (JWT_SSF_TRANSMITTER, docs/shared-signals.md); absent when
+   * it is off. Its delivery loop runs by itself; these are for a host that shuts down cleanly
+   * or wants to push what is due now.
+   */
+  readonly securityEvents?: SecurityEventsControl;
 }
 
-export type { AuthContext, AuthenticateInput, FreshnessRule };
+/** Control of the Shared Signals transmitter's delivery loop. */
+export interface SecurityEventsControl {
+  /** One pass over the outbox now: pushes every SET due; resolves with how many rows it settled. */
+  deliverDue(): Promise<number>;
+  /** Stops the loop (the outbox keeps what is not delivered: the next start sends it). */
+  stop(): Promise<void>;
+}
+
+export type { AuthContext, AuthenticateInput, FreshnessRule, GuardRequest };

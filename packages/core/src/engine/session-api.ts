@@ -66,14 +66,14 @@ export function sessionApi<U>(engine: Engine<U>): SessionApi {
     },
     revokeSession: async (userId, sessionId) => {
       checkUserId('revokeSession', userId);
-      return revokeSession(engine, userId, sessionId, 'delete');
+      return revokeSession(engine, userId, sessionId, 'delete', 'admin');
     },
     invalidateAllForUser: async (userId, options = {}) => {
       checkUserId('invalidateAllForUser', userId);
       const { except } = options;
       if (except !== undefined && typeof except !== 'string') throw new IntegrationError('invalidateAllForUser: except must be a session id');
       // An id no session can have keeps nothing: the store is not asked to match it.
-      return endAllSessions(engine, userId, 'invalidate_all', isSessionIdShape(except) ? except : undefined);
+      return endAllSessions(engine, userId, 'invalidate_all', isSessionIdShape(except) ? except : undefined, 'admin');
     },
     stepUp: async (userId, sessionId, facts) => {
       checkUserId('stepUp', userId);

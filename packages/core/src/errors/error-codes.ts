@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'invalid_token_type'
   | 'invalid_user'
   | 'insufficient_user_authentication'
+  | 'invalid_dpop_proof'
   | 'session_not_found'
   | 'session_expired'
   | 'token_reuse_detected'
@@ -33,6 +34,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   invalid_token_type: 401,
   invalid_user: 401,
   insufficient_user_authentication: 401,
+  invalid_dpop_proof: 401,
   session_not_found: 401,
   session_expired: 401,
   token_reuse_detected: 401,
@@ -57,6 +59,7 @@ export const ERROR_MESSAGE: Readonly<Record<ErrorCode, string>> = {
   invalid_token_type: 'Wrong kind of token for this endpoint.',
   invalid_user: 'The user is unknown or inactive.',
   insufficient_user_authentication: 'This action needs a more recent or stronger sign-in.',
+  invalid_dpop_proof: 'The DPoP proof is missing or invalid.',
   session_not_found: 'Session not found.',
   session_expired: 'The session has expired or was revoked.',
   token_reuse_detected: 'A refresh token was reused; the session has been revoked.',

@@ -50,3 +50,44 @@ export function csrfCookie(options: ResolvedOptions, secret: string): string {
 export function usesRefreshCookie(options: ResolvedOptions): boolean {
   return options.refreshTokenTransport !== 'body';
 }
+
+/**
+ * The access-token cookie (JWT_ACCESS_TOKEN_COOKIE): HttpOnly, SameSite=Lax, Path `/` (every page
+ * of the site renders with it), host-only, for the access token's own lifetime. Lax, not Strict: a
+ * link from another site must land signed in, while a cross-site POST, iframe or fetch leaves it off.
+ */
+export function accessCookie(options: ResolvedOptions, token: string): string {
+  return serializeCookie({
+    name: options.accessCookieName,
+    value: token,
+    path: '/',
+    maxAge: options.accessTokenExpireSeconds,
+    httpOnly: true,
+    secure: options.accessCookieSecure,
+    sameSite: 'Lax',
+  });
+}
+
+/** The cookies that end a browser's session: the refresh cookie, and the access-token cookie when it is on. */
+export function clearSessionCookies(options: ResolvedOptions): string[] {
+  const cleared = [clearRefreshCookie(options)];
+  if (options.accessTokenCookie) {
+    cleared.push(
+      serializeCookie({
+        name: options.accessCookieName,
+        value: '',
+        path: '/',
+        maxAge: 0,
+        httpOnly: true,
+        secure: options.accessCookieSecure,
+        sameSite: 'Lax',
+      }),
+    );
+  }
+  return cleared;
+}
+
+/** With the access-token cookie on, a response that issues `token` also sets the cookie. */
+export function accessCookies(options: ResolvedOptions, token: string): string[] {
+  return options.accessTokenCookie ? [accessCookie(options, token)] : [];
+}

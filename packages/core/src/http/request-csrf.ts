@@ -15,7 +15,7 @@ import type { SessauthRequest } from './sessauth-request.js';
  */
 export function assertCsrf(
   wire: WireContext,
-  request: SessauthRequest,
+  request: Pick<SessauthRequest, 'method' | 'headers' | 'peerAddress' | 'secure'>,
   headerTokens: readonly string[] | undefined,
   cookies: Map<string, string[]> = parseCookieHeader(headerValues(request.headers, 'cookie')),
 ): void {

@@ -1,3 +1,4 @@
+import { DpopBindingError, DpopProofError } from '../errors/dpop-error.js';
 import { ERROR_MESSAGE } from '../errors/error-codes.js';
 import { describeStoreFault } from '../errors/describe-store-fault.js';
 import { IntegrationError, RequestAbortedError, SessauthError, StoreUnavailableError } from '../errors/sessauth-error.js';
@@ -34,6 +35,8 @@ export function emptyResponse(extras: ResponseExtras = {}): SessauthResponse {
 export function errorToResponse(error: unknown, logger: Logger, extras: ResponseExtras = {}): SessauthResponse {
   if (error instanceof SessauthError) {
     if (error instanceof RequestAbortedError) logger.debug?.('request_aborted');
+    // Which DPoP check failed (never the proof or the token): anyone can cause it, so debug only.
+    if (error instanceof DpopProofError || error instanceof DpopBindingError) logger.debug?.('dpop_refused', { reason: error.reason });
     // A limiter's fault was logged where it happened (`rate_limiter_failed`).
     if (error instanceof StoreUnavailableError) logger.error('store_unavailable', { error: error.name, ...describeStoreFault(error) });
     const headers: Record<string, string> = { ...extras.headers };

@@ -7,7 +7,13 @@ export interface RouteEntry {
 }
 
 export type RouteMatch<R extends string> =
-  | { readonly kind: 'route'; readonly route: R; readonly sessionId?: string }
+  | {
+      readonly kind: 'route';
+      readonly route: R;
+      /** The matched path as declared, under the prefix, without the trailing slash (`/sessions/{id}`). */
+      readonly template: string;
+      readonly sessionId?: string;
+    }
   | { readonly kind: 'method-not-allowed'; readonly allow: string }
   | { readonly kind: 'not-found' }
   | { readonly kind: 'not-ours' };
@@ -43,7 +49,7 @@ export function createRouter<E extends RouteEntry>(table: readonly E[]): (method
     .filter(([path]) => path.includes(ID_SEGMENT))
     .map(([path, routes]) => {
       const [before = '', after = ''] = path.split(ID_SEGMENT).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-      return { pattern: new RegExp(`^${before}([^/]+)${after}$`), routes };
+      return { pattern: new RegExp(`^${before}([^/]+)${after}$`), template: path, routes };
     });
 
   return (method, path, prefix) => {
@@ -53,13 +59,13 @@ export function createRouter<E extends RouteEntry>(table: readonly E[]): (method
     const exact = fixed.get(rest);
     if (exact) {
       const route = exact.byMethod.get(method);
-      return route === undefined ? { kind: 'method-not-allowed', allow: exact.allow } : { kind: 'route', route };
+      return route === undefined ? { kind: 'method-not-allowed', allow: exact.allow } : { kind: 'route', route, template: rest };
     }
-    for (const { pattern, routes } of withId) {
+    for (const { pattern, template, routes } of withId) {
       const id = pattern.exec(rest)?.[1];
       if (id === undefined) continue;
       const route = routes.byMethod.get(method);
-      return route === undefined ? { kind: 'method-not-allowed', allow: routes.allow } : { kind: 'route', route, sessionId: id };
+      return route === undefined ? { kind: 'method-not-allowed', allow: routes.allow } : { kind: 'route', route, template, sessionId: id };
     }
     return { kind: 'not-found' };
   };

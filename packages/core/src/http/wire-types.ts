@@ -19,6 +19,11 @@ export interface CsrfResponseBody {
 export interface TokenResponseBody {
   access_token: string;
   refresh_token?: string;
+  /**
+   * `"DPoP"` when the session is bound to a DPoP key (JWT_DPOP, RFC 9449 s5): send the access
+   * token as `Authorization: DPoP <token>` with a proof. Absent for every unbound session.
+   */
+  token_type?: 'DPoP';
 }
 
 /**
@@ -89,4 +94,6 @@ export interface ReauthenticateRequestBody {
 /** `POST {prefix}/reauthenticate/` 200: a fresh access token carrying `auth_time`; the refresh token is unchanged. */
 export interface ReauthenticateResponseBody {
   access_token: string;
+  /** `"DPoP"` for a session bound to a DPoP key, as in `TokenResponseBody`. */
+  token_type?: 'DPoP';
 }

@@ -1,7 +1,7 @@
 import { ERROR_STATUS, type ErrorCode } from '../errors/error-codes.js';
 import { ENDPOINTS } from '../endpoints/endpoints.js';
 import { mountedCookiePath } from '../http/mount-path.js';
-import type { RefreshTokenTransport } from '../options/options.js';
+import type { DpopMode, RefreshTokenTransport } from '../options/options.js';
 import { ROUTE_DOCS, type DocSettings, type ErrorCase, type RouteDoc } from './route-docs.js';
 import type {
   HeaderObject,
@@ -13,7 +13,7 @@ import type {
   Reference,
   ResponseObject,
 } from './openapi-types.js';
-import { componentSchemas } from './wire-schemas.js';
+import { ssfSchemas, componentSchemas } from './wire-schemas.js';
 import { ref } from './json-schema.js';
 
 /** The settings the description depends on; a `ResolvedOptions` (`auth.options`) fits. */
@@ -34,10 +34,20 @@ export interface OpenApiSettings {
    * @default '' (the root: `servers` is `/`)
    */
   readonly mountPath?: string;
+  /** JWT_ACCESS_TOKEN_COOKIE: the token answers also set the access-token cookie. @default false */
+  readonly accessTokenCookie?: boolean;
+  /** @default 'access_token' */
+  readonly accessCookieName?: string;
   /** Whether `POST {prefix}/login/` exists (false: an engine without an authenticator). @default true */
   readonly loginRoute?: boolean;
   /** Whether the activity history is on (JWT_SESSION_ACTIVITY): its route and the session list's last-client fields. @default false */
   readonly sessionActivity?: boolean;
+  /** JWT_DPOP: on, the `DPoP` proof header, the `DPoP` scheme and `invalid_dpop_proof` are described. @default 'off' */
+  readonly dpop?: DpopMode;
+  /** Whether the Shared Signals transmitter is on (JWT_SSF_TRANSMITTER): its metadata path. @default false */
+  readonly ssfTransmitter?: boolean;
+  /** Whether its admin stream endpoints are served (the transmitter on and the admin listing configured). @default false */
+  readonly ssfStreamEndpoints?: boolean;
 }
 
 const header = (name: string): Reference => ({ $ref: `#/components/headers/${name}` });
@@ -57,6 +67,8 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
     refreshCookieName: settings.refreshCookieName ?? 'refresh_token',
     refreshCookiePath: mountedCookiePath(settings.refreshCookiePath ?? `${prefix}/refresh/`, prefix, mount),
     csrfCookieName: settings.csrfCookieName ?? 'csrftoken',
+    accessCookieName: settings.accessTokenCookie === true ? (settings.accessCookieName ?? 'access_token') : null,
+    dpop: settings.dpop ?? 'off',
   };
   const paths: Record<string, PathItem> = {};
   const ids = new Set<string>();
@@ -64,6 +76,10 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
     // The password step-up checks a password through the same authenticator: no login, no re-authentication.
     if ((entry.route === 'login' || entry.route === 'reauthenticate') && settings.loginRoute === false) continue;
     if (entry.route === 'session-activity' && settings.sessionActivity !== true) continue;
+    // Off by default: a host without the transmitter gets the description it always had.
+    if (entry.route === 'ssf-configuration' && settings.ssfTransmitter !== true) continue;
+    if ((entry.route === 'ssf-streams' || entry.route === 'ssf-status' || entry.route === 'ssf-verify') && settings.ssfStreamEndpoints !== true)
+      continue;
     const method = entry.method.toLowerCase() as HttpMethodKey;
     // One route on two paths (the JWK set) needs two operation ids.
     let id = camelCase(entry.route);
@@ -96,21 +112,28 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
     'x-sessauth': { prefix, refreshTokenTransport: doc.transport },
     paths,
     components: {
-      schemas: componentSchemas(doc.transport, settings.sessionActivity === true),
+      schemas: {
+        ...componentSchemas(doc.transport, settings.sessionActivity === true),
+        ...ssfSchemas(settings.ssfTransmitter === true, settings.ssfStreamEndpoints === true),
+      },
       responses: {
         NotFound: errorResponse(['not_found'], {}),
         MethodNotAllowed: errorResponse(['method_not_allowed'], { Allow: header('Allow') }),
         InternalError: errorResponse(['internal_error'], {}),
       },
       headers: HEADERS,
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT (typ at+jwt)' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT (typ at+jwt)' },
+        ...(doc.dpop === 'off' ? {} : { dpopAuth: DPOP_SCHEME }),
+      },
     },
   };
 }
 
 /** The contract's paths end in a slash (optional on the wire); a file name such as `jwks.json` does not. */
 export function documentedPath(prefix: string, path: string): string {
-  return path.slice(path.lastIndexOf('/')).includes('.') ? `${prefix}${path}` : `${prefix}${path}/`;
+  // A file name (jwks.json) and a well-known name (RFC 8615: ssf-configuration) take no slash.
+  return path.slice(path.lastIndexOf('/')).includes('.') || path.startsWith('/.well-known/') ? `${prefix}${path}` : `${prefix}${path}/`;
 }
 
 /** `logout-all` → `logoutAll`. */
@@ -120,16 +143,18 @@ function camelCase(text: string): string {
 }
 
 function operation(id: string, path: string, doc: RouteDoc, s: DocSettings): OperationObject {
+  const readsProof = s.dpop !== 'off' && (doc.bearer || doc.dpopProof === true);
   const parameters: ParameterObject[] = [
     ...(path.includes('{id}')
       ? [{ name: 'id', in: 'path' as const, required: true, description: 'A session id.', schema: { type: 'string' as const } }]
       : []),
     ...(doc.reads?.(s) ?? []).map((r) => ({ ...r, required: false, schema: { type: 'string' as const } })),
+    ...(readsProof ? [dpopParameter(s.dpop)] : []),
   ];
   const body = doc.requestBody?.(s);
   const success = doc.success(s);
   const responses: Record<string, ResponseObject | Reference> = {
-    '200': {
+    [String(success.status ?? 200)]: {
       description: success.description,
       headers: {
         ...(success.cacheable ? { 'Cache-Control': header('PublicCacheControl') } : NO_STORE_HEADERS),
@@ -139,7 +164,7 @@ function operation(id: string, path: string, doc: RouteDoc, s: DocSettings): Ope
       ...(success.setCookies.length > 0 ? { 'x-set-cookies': success.setCookies } : {}),
     },
   };
-  for (const [status, codes] of byStatus(doc.errors(s))) {
+  for (const [status, codes] of byStatus(readsProof ? [...doc.errors(s), 'invalid_dpop_proof'] : doc.errors(s))) {
     const setCookies = status === 401 ? (doc.errorSetCookies?.(s) ?? []) : [];
     responses[String(status)] = errorResponse(
       codes,
@@ -156,7 +181,7 @@ function operation(id: string, path: string, doc: RouteDoc, s: DocSettings): Ope
     summary: doc.summary,
     description: doc.description,
     // A public operation says so (`security: []`), rather than leaving it to a default.
-    security: doc.bearer ? [{ bearerAuth: [] }] : [],
+    security: doc.bearer ? [{ bearerAuth: [] }, ...(s.dpop === 'off' ? [] : [{ dpopAuth: [] }])] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body === undefined ? {} : { requestBody: { required: body.required, content: { 'application/json': { schema: ref(body.schema) } } } }),
     responses,
@@ -181,6 +206,28 @@ function errorResponse(codes: readonly ErrorCode[], headers: Record<string, Refe
     // Every error body is an ErrorResponse; this answer narrows its code to the ones it can carry.
     content: { 'application/json': { schema: { allOf: [ref('ErrorResponse'), { properties: { error_code: { enum: codes } } }] } } },
     ...(setCookies.length > 0 ? { 'x-set-cookies': setCookies } : {}),
+  };
+}
+
+// RFC 9449 s7.1: `Authorization: DPoP <access token>` with a proof (the scheme of a bound session).
+const DPOP_SCHEME = {
+  type: 'http',
+  scheme: 'DPoP',
+  bearerFormat: 'JWT (typ at+jwt) bound to a key by cnf.jkt; each request also carries a DPoP proof (RFC 9449)',
+} as const;
+
+function dpopParameter(mode: DpopMode): ParameterObject {
+  return {
+    name: 'DPoP',
+    in: 'header',
+    required: false,
+    description:
+      'A DPoP proof (RFC 9449 s4): a JWS of `typ` dpop+jwt signed with ES256, EdDSA, RS256 or PS256 by the key in its `jwk` header, ' +
+      'claiming `jti`, `htm`, `htu` (this URI, no query), `iat` (within 60 seconds) and, with an access token, `ath`. ' +
+      'At login it binds the session to the key (answer `token_type: "DPoP"`); a bound session needs one by that key on every refresh and guarded request. ' +
+      'A bad one: 401 invalid_dpop_proof with `WWW-Authenticate: DPoP error="invalid_dpop_proof"`.' +
+      (mode === 'required' ? ' JWT_DPOP=required: every login, refresh and guarded request needs one.' : ''),
+    schema: { type: 'string' },
   };
 }
 

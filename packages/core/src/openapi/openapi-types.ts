@@ -21,7 +21,7 @@ export interface ResponseObject {
 
 export interface ParameterObject {
   readonly name: string;
-  readonly in: 'path' | 'cookie' | 'header';
+  readonly in: 'path' | 'query' | 'cookie' | 'header';
   readonly required: boolean;
   readonly description: string;
   readonly schema: JsonSchema;
@@ -58,6 +58,6 @@ export interface OpenApiDocument {
     readonly schemas: Readonly<Record<string, JsonSchema>>;
     readonly responses: Readonly<Record<string, ResponseObject>>;
     readonly headers: Readonly<Record<string, HeaderObject>>;
-    readonly securitySchemes: Readonly<Record<string, { readonly type: 'http'; readonly scheme: 'bearer'; readonly bearerFormat: string }>>;
+    readonly securitySchemes: Readonly<Record<string, { readonly type: 'http'; readonly scheme: 'bearer' | 'DPoP'; readonly bearerFormat: string }>>;
   };
 }

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../errors/error-codes.js';
-import type { RefreshTokenTransport } from '../options/options.js';
+import type { DpopMode, RefreshTokenTransport } from '../options/options.js';
 import type { RouteName } from '../endpoints/endpoints.js';
 
 /** The settings a description depends on. */
@@ -8,6 +8,10 @@ export interface DocSettings {
   readonly refreshCookieName: string;
   readonly refreshCookiePath: string;
   readonly csrfCookieName: string;
+  /** The access-token cookie's name when JWT_ACCESS_TOKEN_COOKIE is on, else null. */
+  readonly accessCookieName: string | null;
+  /** JWT_DPOP: on (`allowed`, `required`), login, refresh and every guarded route read a `DPoP` proof. */
+  readonly dpop: DpopMode;
 }
 
 /** An error an operation can answer; the status defaults to the code's in `ERROR_STATUS`. */
@@ -21,6 +25,8 @@ export interface SuccessDoc {
   readonly setCookies: readonly string[];
   /** A cacheable answer (no `no-store`). */
   readonly cacheable?: boolean;
+  /** The success status, when not 200. */
+  readonly status?: number;
 }
 
 /** How one endpoint is described, per settings. */
@@ -31,10 +37,12 @@ export interface RouteDoc {
   readonly bearer: boolean;
   /** The component schema of the JSON body, if it takes one. */
   readonly requestBody?: (s: DocSettings) => { readonly schema: string; readonly required: boolean } | undefined;
-  /** Cookies and headers read besides `Authorization`. */
-  readonly reads?: (s: DocSettings) => readonly { readonly in: 'cookie' | 'header'; readonly name: string; readonly description: string }[];
+  /** Cookies, headers and query parameters read besides `Authorization`. */
+  readonly reads?: (s: DocSettings) => readonly { readonly in: 'cookie' | 'header' | 'query'; readonly name: string; readonly description: string }[];
   readonly success: (s: DocSettings) => SuccessDoc;
   readonly errors: (s: DocSettings) => readonly ErrorCase[];
+  /** Reads a `DPoP` proof when JWT_DPOP is on (login and refresh; every `bearer` route does too). */
+  readonly dpopProof?: boolean;
   /** Cookies an error answer may set (the refresh cookie cleared after a dead session). */
   readonly errorSetCookies?: (s: DocSettings) => readonly string[];
 }
@@ -75,11 +83,17 @@ const csrfReads = (s: DocSettings) =>
 const STALE =
   ' With JWT_SENSITIVE_ACTION_MAX_AGE_SECONDS set, a session whose last sign-in or re-authentication is older answers 401 insufficient_user_authentication with `WWW-Authenticate: Bearer error="insufficient_user_authentication", max_age=...`.';
 
-const clearsCookie = (s: DocSettings) => (cookieMode(s) ? [s.refreshCookieName] : []);
+const accessCookie = (s: DocSettings) => (s.accessCookieName === null ? [] : [s.accessCookieName]);
+const clearsCookie = (s: DocSettings) => (cookieMode(s) ? [s.refreshCookieName, ...accessCookie(s)] : []);
+
+const accessCookieNote = (s: DocSettings) =>
+  s.accessCookieName === null
+    ? ''
+    : ` The access token also in the HttpOnly SameSite=Lax \`${s.accessCookieName}\` cookie (Path /), which host routes read without Authorization.`;
 
 const tokens = (s: DocSettings): SuccessDoc => ({
   description: cookieMode(s)
-    ? `The token pair: the refresh token in the HttpOnly \`${s.refreshCookieName}\` cookie (Path ${s.refreshCookiePath})${s.transport === 'both' ? ' and in the body' : ''}.`
+    ? `The token pair: the refresh token in the HttpOnly \`${s.refreshCookieName}\` cookie (Path ${s.refreshCookiePath})${s.transport === 'both' ? ' and in the body' : ''}.${accessCookieNote(s)}`
     : 'The token pair, both in the body.',
   body: { schema: 'TokenResponse', mediaType: 'application/json' },
   setCookies: clearsCookie(s),
@@ -88,7 +102,7 @@ const tokens = (s: DocSettings): SuccessDoc => ({
 const ended =
   (what: string) =>
   (s: DocSettings): SuccessDoc => ({
-    description: `${what}; empty body.${cookieMode(s) ? ' Clears the refresh cookie.' : ''}`,
+    description: `${what}; empty body.${cookieMode(s) ? ` Clears the refresh cookie${s.accessCookieName === null ? '' : ' and the access-token cookie'}.` : ''}`,
     setCookies: clearsCookie(s),
   });
 
@@ -116,6 +130,7 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
     bearer: false,
     requestBody: () => ({ schema: 'PasswordLoginRequest', required: true }),
     reads: csrfReads,
+    dpopProof: true,
     success: tokens,
     errors: (s) => [...tokenPrechecks(s), 'login_busy', 'invalid_credentials', 'invalid_user'],
   },
@@ -124,6 +139,7 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
     description: 'A refresh token used twice revokes its session (401 token_reuse_detected).',
     bearer: false,
     requestBody: (s) => ({ schema: 'RefreshRequest', required: s.transport !== 'cookie' }),
+    dpopProof: true,
     reads: (s) => [
       ...(cookieMode(s)
         ? [
@@ -210,10 +226,10 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
     bearer: true,
     requestBody: () => ({ schema: 'ReauthenticateRequest', required: true }),
     reads: csrfReads,
-    success: () => ({
-      description: 'A fresh access token.',
+    success: (s) => ({
+      description: `A fresh access token.${accessCookieNote(s)}`,
       body: { schema: 'ReauthenticateResponse', mediaType: 'application/json' },
-      setCookies: [],
+      setCookies: accessCookie(s),
     }),
     errors: (s) => [...GUARD, ...tokenPrechecks(s), 'login_busy', 'invalid_credentials', 'not_found'],
   },
@@ -228,5 +244,46 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
       cacheable: true,
     }),
     errors: () => ['not_found'],
+  },
+  // The Shared Signals transmitter (JWT_SSF_TRANSMITTER): described only when it is on.
+  'ssf-configuration': {
+    summary: 'Shared Signals transmitter configuration metadata (OpenID SSF 1.0)',
+    description: 'Public: receivers discover the JWK set, the delivery method and the stream endpoints here.',
+    bearer: false,
+    success: () => ({
+      description: 'The transmitter metadata.',
+      body: { schema: 'SsfConfiguration', mediaType: 'application/json' },
+      setCookies: [],
+    }),
+    errors: () => [],
+  },
+  'ssf-streams': {
+    summary: 'Read the Shared Signals streams (admin)',
+    description:
+      'With `stream_id`, that stream (404 when unknown); without, every stream. Streams are configured by the operator (JWT_SSF_RECEIVERS); creating, changing and deleting them over HTTP is not offered. Needs an admin (`admin.isAdmin`).',
+    bearer: true,
+    reads: () => [{ in: 'query', name: 'stream_id', description: 'One stream.' }],
+    success: () => ({
+      description: 'One stream, or an array of them.',
+      body: { schema: 'SsfStreamOrList', mediaType: 'application/json' },
+      setCookies: [],
+    }),
+    errors: () => [...GUARD, 'forbidden', 'not_found'],
+  },
+  'ssf-status': {
+    summary: "Read a Shared Signals stream's status (admin)",
+    description: 'A configured stream is always `enabled`. Needs an admin (`admin.isAdmin`).',
+    bearer: true,
+    reads: () => [{ in: 'query', name: 'stream_id', description: 'The stream (required).' }],
+    success: () => ({ description: 'The status.', body: { schema: 'SsfStreamStatus', mediaType: 'application/json' }, setCookies: [] }),
+    errors: () => [...GUARD, 'forbidden', 'not_found'],
+  },
+  'ssf-verify': {
+    summary: 'Ask for a Shared Signals verification event (admin)',
+    description: "Queues the SSF verification event (with `state`) for the stream's receiver, through the outbox. Needs an admin (`admin.isAdmin`).",
+    bearer: true,
+    requestBody: () => ({ schema: 'SsfVerificationRequest', required: true }),
+    success: () => ({ description: 'Queued; empty body.', setCookies: [], status: 204 }),
+    errors: () => [...GUARD, 'forbidden', 'not_found', 'unsupported_media_type', 'payload_too_large'],
   },
 };

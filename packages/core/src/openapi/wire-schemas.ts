@@ -43,10 +43,19 @@ export function errorBodySchema(codes: readonly ErrorCode[]): JsonSchema {
 
 /** The token pair: the refresh token is in the body in `body` and `both` transport, never in `cookie`. */
 function tokenResponseSchema(transport: RefreshTokenTransport): JsonSchema {
-  const schema = objectSchema<TokenResponseBody>({
-    access_token: { type: 'string', description: 'The access JWT (`typ` at+jwt), sent as `Authorization: Bearer <token>`.' },
-    refresh_token: { type: 'string', description: 'The refresh JWT (`typ` rt+jwt).' },
-  });
+  const schema = objectSchema<TokenResponseBody>(
+    {
+      access_token: { type: 'string', description: 'The access JWT (`typ` at+jwt), sent as `Authorization: Bearer <token>`.' },
+      refresh_token: { type: 'string', description: 'The refresh JWT (`typ` rt+jwt).' },
+      token_type: {
+        type: 'string',
+        const: 'DPoP',
+        description:
+          'Only for a session bound to a DPoP key (JWT_DPOP, RFC 9449 s5): send the access token as `Authorization: DPoP <token>` with a proof.',
+      },
+    },
+    { optional: ['token_type'] },
+  );
   if (transport !== 'cookie') return schema;
   const { refresh_token: _inCookie, ...properties } = schema.properties ?? {};
   return { ...schema, properties, required: ['access_token'] };
@@ -136,8 +145,11 @@ export function componentSchemas(transport: RefreshTokenTransport, activity = fa
       { additionalProperties: true },
     ),
     ReauthenticateResponse: objectSchema<ReauthenticateResponseBody>(
-      { access_token: { type: 'string', description: 'Carries `auth_time` (RFC 9068); the refresh token is unchanged.' } },
-      { description: 'A fresh access token for the same session.' },
+      {
+        access_token: { type: 'string', description: 'Carries `auth_time` (RFC 9068); the refresh token is unchanged.' },
+        token_type: { type: 'string', const: 'DPoP', description: 'Only for a session bound to a DPoP key (JWT_DPOP, RFC 9449).' },
+      },
+      { description: 'A fresh access token for the same session.', optional: ['token_type'] },
     ),
     Jwks: objectSchema<PublicJwks>({ keys: { type: 'array', items: ref('Jwk') } }),
     Jwk: objectSchema<PublicJwk>(
@@ -175,5 +187,80 @@ function activitySchemas(): Record<string, JsonSchema> {
       { description: 'One entry of a session activity history.' },
     ),
     ActivityList: { type: 'array', items: ref('ActivityEntry'), description: 'Oldest first.' },
+  };
+}
+
+/**
+ * The Shared Signals transmitter's schemas (JWT_SSF_TRANSMITTER): the metadata when it is on,
+ * the stream endpoints' when they are served too. Nothing when off: the description of a host
+ * without the transmitter stays what it was.
+ */
+export function ssfSchemas(transmitter: boolean, streamEndpoints: boolean): Record<string, JsonSchema> {
+  return {
+    ...(transmitter ? ssfMetadataSchemas() : {}),
+    ...(streamEndpoints ? ssfStreamSchemas() : {}),
+  };
+}
+
+function ssfMetadataSchemas(): Record<string, JsonSchema> {
+  return {
+    SsfConfiguration: {
+      type: 'object',
+      description: 'OpenID SSF 1.0 Transmitter Configuration Metadata.',
+      properties: {
+        spec_version: { type: 'string' },
+        issuer: { type: 'string', format: 'uri' },
+        jwks_uri: { type: 'string', format: 'uri' },
+        delivery_methods_supported: { type: 'array', items: { type: 'string' } },
+        configuration_endpoint: { type: 'string', format: 'uri' },
+        status_endpoint: { type: 'string', format: 'uri' },
+        verification_endpoint: { type: 'string', format: 'uri' },
+        authorization_schemes: { type: 'array', items: { type: 'object', properties: { spec_urn: { type: 'string' } }, required: ['spec_urn'] } },
+      },
+      required: [
+        'spec_version',
+        'issuer',
+        'jwks_uri',
+        'delivery_methods_supported',
+        'configuration_endpoint',
+        'status_endpoint',
+        'verification_endpoint',
+      ],
+    },
+  };
+}
+
+function ssfStreamSchemas(): Record<string, JsonSchema> {
+  return {
+    SsfStream: {
+      type: 'object',
+      description: 'An SSF stream configuration (the receiver credential is never shown).',
+      properties: {
+        stream_id: { type: 'string' },
+        iss: { type: 'string' },
+        aud: { type: 'string' },
+        delivery: {
+          type: 'object',
+          properties: { method: { type: 'string' }, endpoint_url: { type: 'string', format: 'uri' } },
+          required: ['method', 'endpoint_url'],
+        },
+        events_supported: { type: 'array', items: { type: 'string' } },
+        events_requested: { type: 'array', items: { type: 'string' } },
+        events_delivered: { type: 'array', items: { type: 'string' } },
+        description: { type: 'string' },
+      },
+      required: ['stream_id', 'iss', 'aud', 'delivery', 'events_supported', 'events_requested', 'events_delivered'],
+    },
+    SsfStreamOrList: { oneOf: [ref('SsfStream'), { type: 'array', items: ref('SsfStream') }] },
+    SsfStreamStatus: {
+      type: 'object',
+      properties: { stream_id: { type: 'string' }, status: { type: 'string', enum: ['enabled', 'paused', 'disabled'] } },
+      required: ['stream_id', 'status'],
+    },
+    SsfVerificationRequest: {
+      type: 'object',
+      properties: { stream_id: { type: 'string' }, state: { type: 'string', maxLength: 256 } },
+      required: ['stream_id'],
+    },
   };
 }

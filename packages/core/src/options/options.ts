@@ -1,4 +1,5 @@
 import type { JWTPayload } from 'jose';
+import type { SsfReceiver } from './ssf-receiver.js';
 
 /** Signing algorithms the core accepts (`none` never). */
 export type SigningAlgorithm =
@@ -34,6 +35,9 @@ export const SIGNING_ALGORITHMS: readonly SigningAlgorithm[] = [
 ];
 
 export type RefreshTokenTransport = 'body' | 'cookie' | 'both';
+
+/** JWT_DPOP: whether sessions may (`allowed`) or must (`required`) be bound to a DPoP key (RFC 9449). */
+export type DpopMode = 'off' | 'allowed' | 'required';
 
 /**
  * Everything that shapes behaviour, as a typed object. Names mirror the `JWT_*`
@@ -114,6 +118,18 @@ export interface SessauthOptions {
   csrfCookieName?: string;
   /** JWT_CSRF_COOKIE_SECURE. @default same as refreshCookieSecure */
   csrfCookieSecure?: boolean;
+  /**
+   * JWT_ACCESS_TOKEN_COOKIE. The access token also travels in an HttpOnly, SameSite=Lax cookie on
+   * Path `/` (set wherever an access token is issued, cleared at logout), which the guard and the
+   * adapters' session helpers read when no `Authorization` header came: server-rendered page loads
+   * then have a session. Unsafe methods authenticated by it need the CSRF token. Cookie and both
+   * transports only (see docs/server-rendering.md). @default false
+   */
+  accessTokenCookie?: boolean;
+  /** JWT_ACCESS_COOKIE_NAME. @default 'access_token' */
+  accessCookieName?: string;
+  /** JWT_ACCESS_COOKIE_SECURE. @default same as refreshCookieSecure */
+  accessCookieSecure?: boolean;
   /** JWT_CSRF_TRUSTED_ORIGINS. Extra origins (scheme://host[:port]) allowed besides the request's own. @default [] */
   csrfTrustedOrigins?: readonly string[];
   /**
@@ -231,10 +247,38 @@ export interface SessauthOptions {
   riskFailedLogins?: number;
   /** JWT_RISK_FAILED_LOGIN_WINDOW_SECONDS. The window of those failed logins. @default 3600 */
   riskFailedLoginWindowSeconds?: number;
+  /**
+   * JWT_DPOP. DPoP (RFC 9449) for token clients: `allowed` binds a session whose login carries a
+   * valid `DPoP` proof to that key (its access tokens then need `Authorization: DPoP` and a fresh
+   * proof on every request, its refresh a proof by the same key); `required` also refuses a login,
+   * refresh or guarded request without one. `off` reads no proof. See docs/dpop.md. @default 'off'
+   */
+  dpop?: DpopMode;
   /** JWT_AUTH_PREFIX. Where the endpoints live. @default '/auth' */
   prefix?: string;
   /** JWT_ADMIN_PREFIX. Where the admin listing lives. @default '/admin/sessauth/session' */
   adminPrefix?: string;
+  /**
+   * JWT_SSF_TRANSMITTER. Push CAEP `session-revoked` (every revocation) and `credential-change`
+   * (password change) Security Event Tokens to `ssfReceivers` (OpenID SSF 1.0, RFC 8417, RFC
+   * 8935), at least once, from an outbox in the store. Needs an asymmetric `algorithm`, `ssfIssuer`
+   * and a store with the outbox operations. See docs/shared-signals.md. @default false
+   */
+  ssfTransmitter?: boolean;
+  /** JWT_SSF_ISSUER. The transmitter's public base URL (`iss` of each SET; the metadata URLs are built on it). */
+  ssfIssuer?: string | undefined;
+  /** JWT_SSF_RECEIVERS. The streams SETs are pushed to (JSON in the environment). @default [] */
+  ssfReceivers?: readonly SsfReceiver[];
+  /** JWT_SSF_MAX_DELIVERY_ATTEMPTS. @default 12 */
+  ssfMaxDeliveryAttempts?: number;
+  /** JWT_SSF_RETRY_BASE_MILLISECONDS. @default 2000 */
+  ssfRetryBaseMilliseconds?: number;
+  /** JWT_SSF_RETRY_MAX_MILLISECONDS. @default 900000 */
+  ssfRetryMaxMilliseconds?: number;
+  /** JWT_SSF_PUSH_TIMEOUT_MILLISECONDS. @default 10000 */
+  ssfPushTimeoutMilliseconds?: number;
+  /** JWT_SSF_POLL_INTERVAL_MILLISECONDS. @default 5000 */
+  ssfPollIntervalMilliseconds?: number;
   /**
    * Extra claims for the access token. Reserved claims (iss, aud, sub, sid, iat, nbf,
    * exp, jti, typ) cannot be overridden: returning one throws at mint time.
@@ -244,12 +288,13 @@ export interface SessauthOptions {
 
 /** The options after defaults and validation. */
 export interface ResolvedOptions
-  extends Readonly<Required<Omit<SessauthOptions, 'verifyingKey' | 'refreshCookieDomain' | 'customClaims' | 'securityStampKey'>>> {
+  extends Readonly<Required<Omit<SessauthOptions, 'verifyingKey' | 'refreshCookieDomain' | 'customClaims' | 'securityStampKey' | 'ssfIssuer'>>> {
   readonly verifyingKey: string | undefined;
   /** `securityStampKey` when set, else `secretKey`. */
   readonly securityStampKey: string;
   readonly refreshCookieDomain: string | undefined;
   readonly customClaims: SessauthOptions['customClaims'];
+  readonly ssfIssuer: string | undefined;
   readonly loginThrottle: RateSpec | null;
   readonly refreshThrottle: RateSpec | null;
   readonly loginAccountThrottle: RateSpec | null;

@@ -47,6 +47,7 @@ export function resolveOptions(
   }
   // The signals read and write the activity history: without it they would have no memory.
   if (o.riskSignals === true && o.sessionActivity !== true) fail('riskSignals', 'needs JWT_SESSION_ACTIVITY=true');
+  checkTransmitter(o);
   const resolved = {
     ...r,
     securityStampKey: o.securityStampKey ?? o.secretKey,
@@ -105,6 +106,19 @@ function checkCookies(o: SessauthOptions): void {
     path: o.refreshCookiePath ?? '',
     domain: o.refreshCookieDomain,
   });
+  if (o.accessTokenCookie === true) {
+    // The cookie is safe only beside the CSRF check, which exists in the cookie transports.
+    if ((o.refreshTokenTransport ?? 'body') === 'body') {
+      fail(
+        'accessTokenCookie',
+        'needs JWT_REFRESH_TOKEN_TRANSPORT=cookie or both: unsafe methods it authenticates need the CSRF check of those transports',
+      );
+    }
+    if (o.accessCookieName === o.refreshCookieName || o.accessCookieName === o.csrfCookieName) {
+      fail('accessCookieName', 'must differ from JWT_REFRESH_COOKIE_NAME and JWT_CSRF_COOKIE_NAME');
+    }
+    checkCookiePrefix('accessCookieName', o.accessCookieName ?? '', { secure: o.accessCookieSecure ?? true, path: '/', domain: undefined });
+  }
   // The CSRF cookie is always host-only on Path /.
   checkCookiePrefix('csrfCookieName', o.csrfCookieName ?? '', { secure: o.csrfCookieSecure ?? true, path: '/', domain: undefined });
 }
@@ -124,4 +138,21 @@ function checkCookiePrefix(key: SettingKey, name: string, scope: CookieScope): v
   if (lower.startsWith('__secure-') && !scope.secure) {
     fail(key, `a "__Secure-" cookie must be Secure (browsers drop it otherwise), ${show(name)}`);
   }
+}
+
+/**
+ * The Shared Signals transmitter signs SETs that other services verify with our public key:
+ * an HMAC secret cannot be published, so an HS* algorithm is refused (not silently ignored).
+ */
+function checkTransmitter(o: SessauthOptions): void {
+  if (o.ssfTransmitter !== true) return;
+  if (o.algorithm === undefined || o.algorithm.startsWith('HS')) {
+    fail(
+      'ssfTransmitter',
+      `needs an asymmetric JWT_ALGORITHM (RS*, PS*, ES*, EdDSA) with JWT_SECRET_KEY a PEM private key and JWT_VERIFYING_KEY its public key: receivers verify each SET against the published JWK set, and an HMAC secret cannot be published (got ${o.algorithm ?? 'HS256'})`,
+    );
+  }
+  if (o.ssfIssuer === undefined) fail('ssfIssuer', 'is required with JWT_SSF_TRANSMITTER (the public base URL, e.g. https://auth.example.com)');
+  if ((o.ssfRetryMaxMilliseconds ?? 0) < (o.ssfRetryBaseMilliseconds ?? 0))
+    fail('ssfRetryMaxMilliseconds', 'must be at least JWT_SSF_RETRY_BASE_MILLISECONDS');
 }

@@ -1,4 +1,5 @@
 import { parseCidrs } from '../net/parse-cidrs.js';
+import { ssfIssuerUrl, ssfReceivers } from './ssf-receivers.js';
 import { type SessauthOptions, SIGNING_ALGORITHMS, type SigningAlgorithm } from './options.js';
 import {
   bool,
@@ -139,6 +140,21 @@ export const SETTINGS = {
     doc: 'Secure flag of the CSRF cookie',
     kind: bool((r) => r.refreshCookieSecure ?? true, 'as the refresh cookie'),
   },
+  accessTokenCookie: {
+    env: 'JWT_ACCESS_TOKEN_COOKIE',
+    doc: 'the access token also travels in an HttpOnly SameSite=Lax cookie on Path `/`, read by the guard when no `Authorization` header came (server-rendered pages; cookie and both transports; docs/server-rendering.md)',
+    kind: bool(false),
+  },
+  accessCookieName: {
+    env: 'JWT_ACCESS_COOKIE_NAME',
+    doc: 'name of the access-token cookie',
+    kind: matching('access_token', COOKIE_NAME, COOKIE_NAME_IS, '`access_token`'),
+  },
+  accessCookieSecure: {
+    env: 'JWT_ACCESS_COOKIE_SECURE',
+    doc: 'Secure flag of the access-token cookie',
+    kind: bool((r) => r.refreshCookieSecure ?? true, 'as the refresh cookie'),
+  },
   csrfTrustedOrigins: {
     env: 'JWT_CSRF_TRUSTED_ORIGINS',
     doc: "origins (`scheme://host[:port]`, comma-separated) allowed besides the request's own",
@@ -251,6 +267,11 @@ export const SETTINGS = {
     kind: int(5, 1, 1000),
   },
   riskFailedLoginWindowSeconds: { env: 'JWT_RISK_FAILED_LOGIN_WINDOW_SECONDS', doc: 'the window of those failed logins', kind: int(3600, 60, DAY) },
+  dpop: {
+    env: 'JWT_DPOP',
+    doc: 'DPoP (RFC 9449) key-bound tokens: `off`, `allowed` (a login with a `DPoP` proof binds its session) or `required`',
+    kind: oneOf(['off', 'allowed', 'required'], 'off'),
+  },
   adminPrefix: {
     env: 'JWT_ADMIN_PREFIX',
     doc: 'where the read-only admin listing lives',
@@ -260,6 +281,46 @@ export const SETTINGS = {
     env: 'JWT_EVENT_RAW_USERNAMES',
     doc: '`login_failed` events carry the submitted username itself, not a keyed hash and its length',
     kind: bool(false),
+  },
+  ssfTransmitter: {
+    env: 'JWT_SSF_TRANSMITTER',
+    doc: 'push CAEP `session-revoked` and `credential-change` Security Event Tokens to `JWT_SSF_RECEIVERS` (OpenID SSF 1.0); needs an asymmetric key',
+    kind: bool(false),
+  },
+  ssfIssuer: {
+    env: 'JWT_SSF_ISSUER',
+    doc: "the transmitter's public base URL: `iss` of every SET and the base of its metadata URLs (the prefix is appended); required with the transmitter",
+    kind: ssfIssuerUrl(),
+  },
+  ssfReceivers: {
+    env: 'JWT_SSF_RECEIVERS',
+    doc: 'the streams: a JSON array of `{streamId, endpointUrl, audience, authorizationHeader?, events?, description?}`',
+    kind: ssfReceivers(),
+  },
+  ssfMaxDeliveryAttempts: {
+    env: 'JWT_SSF_MAX_DELIVERY_ATTEMPTS',
+    doc: 'push attempts of one SET before it is dead-lettered (kept in the outbox as `dead` and logged)',
+    kind: int(12, 1, 100),
+  },
+  ssfRetryBaseMilliseconds: {
+    env: 'JWT_SSF_RETRY_BASE_MILLISECONDS',
+    doc: 'the first retry waits about this long; each next one twice as long, with jitter',
+    kind: int(2000, 10, 3_600_000),
+  },
+  ssfRetryMaxMilliseconds: {
+    env: 'JWT_SSF_RETRY_MAX_MILLISECONDS',
+    doc: 'the longest wait between two attempts',
+    kind: int(900_000, 10, 86_400_000),
+  },
+  ssfPushTimeoutMilliseconds: {
+    env: 'JWT_SSF_PUSH_TIMEOUT_MILLISECONDS',
+    doc: 'one push may take this long; a claimed SET comes back to the outbox after twice this plus 5 s',
+    kind: int(10_000, 100, 120_000),
+  },
+  ssfPollIntervalMilliseconds: {
+    env: 'JWT_SSF_POLL_INTERVAL_MILLISECONDS',
+    doc: 'how often the outbox is read for SETs due (retries, recovery); a new SET is pushed at once',
+    kind: int(5000, 50, 3_600_000),
   },
   customClaims: { env: null, doc: 'extra claims of the access token (a function, in code only)', kind: codeFunction() },
 } as const satisfies { readonly [K in SettingKey]-?: SettingRow };

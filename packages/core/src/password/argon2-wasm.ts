@@ -1,10 +1,11 @@
 import { argon2id, argon2Verify, setWASMModules } from 'argon2-wasm-edge';
 import { consoleLogger, type Logger } from '../log/logger.js';
 import { meetsOwaspArgon2id, OWASP_ARGON2ID, overCeiling, type Argon2Cost, type Argon2CostCeiling } from './argon2-cost.js';
-import { limitConcurrency } from './concurrency-limit.js';
+import { limitConcurrency, type TurnTiming } from './concurrency-limit.js';
 import type { PasswordHasher } from '../users/password-hasher.js';
 
 export type { PasswordHasher, PasswordHasherDescription } from '../users/password-hasher.js';
+export type { TurnTiming } from './concurrency-limit.js';
 export type { Argon2Cost, Argon2CostCeiling } from './argon2-cost.js';
 
 /** The two compiled modules of argon2-wasm-edge (`wasm/argon2.wasm`, `wasm/blake2b.wasm`). */
@@ -39,6 +40,11 @@ export interface WasmArgon2HasherOptions {
   readonly maxQueued?: number;
   /** A verification that waited this long for its turn is refused (429 `login_busy`) instead of run. @default 2000 */
   readonly maxQueueWaitMs?: number;
+  /**
+   * Told after each hash or verification that ran how long it waited for a place and how long
+   * it ran, in milliseconds (`recordHasherTurn` of `@sessauth/opentelemetry` records both).
+   */
+  readonly onTurn?: (turn: TurnTiming) => void;
 }
 
 /**
@@ -54,6 +60,7 @@ export function createWasmArgon2PasswordHasher(options: WasmArgon2HasherOptions 
   const inTurn = limitConcurrency(options.maxConcurrent ?? 1, {
     maxWaiting: options.maxQueued ?? 8,
     maxWaitMs: options.maxQueueWaitMs ?? 2000,
+    onTurn: options.onTurn,
   });
   let ready: Promise<void> | undefined;
   // Handed over on first use, not at import: module scope runs at a worker's start-up.

@@ -1,10 +1,11 @@
 import { hash, verify, type Algorithm, type Options } from '@node-rs/argon2';
 import { consoleLogger, type Logger } from '../log/logger.js';
 import { meetsOwaspArgon2id, overCeiling, type Argon2CostCeiling } from './argon2-cost.js';
-import { availableCpus, limitConcurrency } from './concurrency-limit.js';
+import { availableCpus, limitConcurrency, type TurnTiming } from './concurrency-limit.js';
 import type { PasswordHasher } from '../users/password-hasher.js';
 
 export type { PasswordHasher, PasswordHasherDescription } from '../users/password-hasher.js';
+export type { TurnTiming } from './concurrency-limit.js';
 export type { Argon2CostCeiling } from './argon2-cost.js';
 
 // `Algorithm` is an ambient const enum, which isolatedModules cannot read; 2 is Argon2id.
@@ -42,6 +43,11 @@ export interface Argon2HasherOptions {
   readonly maxQueued?: number;
   /** A verification that waited this long for a place is refused (429 `login_busy`) instead of run. @default 2000 */
   readonly maxQueueWaitMs?: number;
+  /**
+   * Told after each hash or verification that ran how long it waited for a place and how long
+   * it ran, in milliseconds (`recordHasherTurn` of `@sessauth/opentelemetry` records both).
+   */
+  readonly onTurn?: (turn: TurnTiming) => void;
 }
 
 /**
@@ -58,6 +64,7 @@ export function createArgon2PasswordHasher(options: Argon2HasherOptions = {}): P
   const inTurn = limitConcurrency(places, {
     maxWaiting: options.maxQueued ?? 16 * places,
     maxWaitMs: options.maxQueueWaitMs ?? 2000,
+    onTurn: options.onTurn,
   });
   return {
     hash: (password) => inTurn(() => hash(password, hashOptions)),

@@ -6,6 +6,18 @@ export interface WaitingLineBounds {
   readonly maxWaiting?: number;
   /** A task that waited this long for a place is refused instead of run. */
   readonly maxWaitMs?: number;
+  /**
+   * Told, after each task that ran, how long it waited for a place and how long it ran
+   * (for metrics). Not called for a task refused or dropped before it ran. An observer that
+   * throws is ignored: it must not fail the task.
+   */
+  readonly onTurn?: ((turn: TurnTiming) => void) | undefined;
+}
+
+/** One task's turn: milliseconds it waited for a place, then ran. */
+export interface TurnTiming {
+  readonly waitMs: number;
+  readonly runMs: number;
 }
 
 /** One call's options: a task whose caller has gone away (its signal aborted) never runs. */
@@ -38,7 +50,7 @@ interface Waiter {
  */
 export function limitConcurrency(max: number, bounds: WaitingLineBounds = {}): <T>(task: () => Promise<T>, options?: TurnOptions) => Promise<T> {
   if (!Number.isSafeInteger(max) || max < 1) throw new RangeError('limitConcurrency: max must be a positive integer');
-  const { maxWaiting = Number.POSITIVE_INFINITY, maxWaitMs } = bounds;
+  const { maxWaiting = Number.POSITIVE_INFINITY, maxWaitMs, onTurn } = bounds;
   let running = 0;
   const waiting: Waiter[] = [];
   const retryAfter = Math.max(1, Math.ceil((maxWaitMs ?? 1000) / 1000));
@@ -51,14 +63,27 @@ export function limitConcurrency(max: number, bounds: WaitingLineBounds = {}): <
   return <T>(task: () => Promise<T>, options: TurnOptions = {}): Promise<T> => {
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(new RequestAbortedError());
+    // Timed only for an observer: without one, a turn reads no clock.
+    const queuedAt = onTurn === undefined ? 0 : performance.now();
     const run = (): Promise<T> => {
+      const startedAt = onTurn === undefined ? 0 : performance.now();
       let work: Promise<T>;
       try {
         work = task();
       } catch (error) {
         work = Promise.reject(error);
       }
-      return work.finally(release);
+      if (onTurn === undefined) return work.finally(release);
+      return work.finally(() => {
+        // Read before the place passes on: the next task's start is not this one's run.
+        const endedAt = performance.now();
+        release();
+        try {
+          onTurn({ waitMs: startedAt - queuedAt, runMs: endedAt - startedAt });
+        } catch {
+          // The observer's fault is its own; the task's answer stands.
+        }
+      });
     };
     if (running < max) {
       running += 1;

@@ -4,8 +4,11 @@ import type { Logger } from '../log/logger.js';
 import type { RateSpec } from '../options/options.js';
 import type { RateLimitStore } from '../store/store-port.js';
 
-/** What a budget counts: a client address (`login`, `refresh`), a client network (`login_network`), an account (`login_account`), a host's key (`host`). */
-export type ThrottleScope = 'login' | 'refresh' | 'login_network' | 'login_account' | 'host';
+/**
+ * What a budget counts: a client address (`login`, `refresh`), a client network (`login_network`), an account
+ * (`login_account`), a host's key (`host`); `dpop_jti` is the replay record of a DPoP proof (a count of 1: first seen).
+ */
+export type ThrottleScope = 'login' | 'refresh' | 'login_network' | 'login_account' | 'host' | 'dpop_jti';
 
 export interface ThrottleInput {
   readonly scope: ThrottleScope;

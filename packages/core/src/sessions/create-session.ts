@@ -29,6 +29,8 @@ export interface LoginFacts {
    * this success (the login endpoint counts them); absent or null: not counted.
    */
   readonly failedLogins?: number | null;
+  /** The thumbprint of the DPoP key whose proof came with the login (JWT_DPOP): the session is bound to it. */
+  readonly dpopJkt?: string | null;
 }
 
 export interface IssuedTokens {
@@ -37,6 +39,8 @@ export interface IssuedTokens {
   readonly refreshToken: string;
   /** `false` for a session whose login said `"remember": false` (no Max-Age on the refresh cookie). */
   readonly remember?: boolean;
+  /** Set when the session is bound to a DPoP key: the answer says `token_type: "DPoP"`. */
+  readonly dpopJkt?: string;
 }
 
 /**
@@ -56,12 +60,14 @@ export async function createSession<U>(services: SessionServices<U>, user: U, fa
   const refreshJti = randomId();
   const userAgent = storedUserAgent(facts.userAgent);
   const acr = facts.acr ?? null;
+  const dpopJkt = facts.dpopJkt ?? null;
+  const bound = dpopJkt === null ? {} : { jkt: dpopJkt };
   const freshness = freshnessClaimsFor(options, { createdAt: now, authTime: now, acr });
   const [securityStamp, location, accessToken, refreshToken] = await Promise.all([
     services.stampDigest(services.users.securityStamp(user)),
     lookupLocation(services.geolocation, facts.clientIp, { timeoutMs: options.geolocationTimeoutMs, logger: services.logger }),
-    services.tokens.mintAccess({ userId, sessionId: id, notAfter: expiresAt, ...(freshness === undefined ? {} : { freshness }) }),
-    services.tokens.mintRefresh({ userId, sessionId: id, jti: refreshJti, notAfter: expiresAt, ...(remember ? {} : { remember: false }) }),
+    services.tokens.mintAccess({ userId, sessionId: id, notAfter: expiresAt, ...(freshness === undefined ? {} : { freshness }), ...bound }),
+    services.tokens.mintRefresh({ userId, sessionId: id, jti: refreshJti, notAfter: expiresAt, ...(remember ? {} : { remember: false }), ...bound }),
   ]);
   const session = await services.store.createSession({
     session: {
@@ -78,9 +84,11 @@ export async function createSession<U>(services: SessionServices<U>, user: U, fa
       authTime: now,
       amr: [...(facts.amr ?? [])],
       acr,
+      // Only a bound session names the field: an unbound row is written exactly as before.
+      ...(dpopJkt === null ? {} : { dpopJkt }),
     },
     maxActiveSessions: options.maxActiveSessions,
   });
   await recordCreated(services, session, facts.failedLogins ?? null);
-  return { session, accessToken, refreshToken, ...(remember ? {} : { remember: false }) };
+  return { session, accessToken, refreshToken, ...(remember ? {} : { remember: false }), ...(dpopJkt === null ? {} : { dpopJkt }) };
 }

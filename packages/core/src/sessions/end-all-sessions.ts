@@ -2,6 +2,8 @@ import type { SessionServices } from './session-services.js';
 import { emitRevoke } from './emit-session-events.js';
 import { activityOn, recordRevoked } from './session-activity.js';
 import type { RevokeReason } from '../events/session-events.js';
+import type { InitiatingEntity, SecurityEventFacts } from '../ssf/caep-events.js';
+import { withSecurityEvents } from './announce-security-events.js';
 
 /**
  * Revoke every active session of `userId` in one bulk store operation, except
@@ -14,6 +16,7 @@ export async function endAllSessions<U>(
   userId: string,
   reason: RevokeReason,
   exceptSessionId?: string,
+  initiatingEntity: InitiatingEntity = 'user',
 ): Promise<number> {
   const now = services.clock.now();
   // With the activity history on, the sessions about to end are read first so each gets its
@@ -22,11 +25,35 @@ export async function endAllSessions<U>(
   const ending = activityOn(services)
     ? (await services.store.listActiveSessions(userId, now)).map((session) => session.id).filter((id) => id !== exceptSessionId)
     : [];
-  const count =
-    exceptSessionId === undefined
-      ? await services.store.expireAllForUser(userId, now)
-      : await services.store.expireAllForUser(userId, now, { exceptSessionId });
+  const count = await withSecurityEvents(
+    services,
+    () => bulkRevocationFacts(services, userId, reason, exceptSessionId, initiatingEntity, now),
+    () =>
+      exceptSessionId === undefined
+        ? services.store.expireAllForUser(userId, now)
+        : services.store.expireAllForUser(userId, now, { exceptSessionId }),
+    (ended) => ended > 0,
+  );
   emitRevoke(services, userId, null, count, reason);
   if (count > 0) await recordRevoked(services, userId, ending, reason);
   return count;
+}
+
+/**
+ * Every session of the user: one SET whose subject is the user (CAEP: all of that user's
+ * sessions). All but one: a SET per other session, read just before (a receiver must not end
+ * the session the user kept); a session created between the read and the revocation is
+ * revoked without its own SET, the narrow price of not ending the kept one elsewhere.
+ */
+async function bulkRevocationFacts<U>(
+  services: SessionServices<U>,
+  userId: string,
+  reason: RevokeReason,
+  exceptSessionId: string | undefined,
+  initiatingEntity: InitiatingEntity,
+  at: Date,
+): Promise<SecurityEventFacts[]> {
+  if (exceptSessionId === undefined) return [{ event: 'session-revoked', userId, sessionId: null, reason, initiatingEntity, at }];
+  const others = (await services.store.listActiveSessions(userId, at)).filter((session) => session.id !== exceptSessionId);
+  return others.map((session) => ({ event: 'session-revoked', userId, sessionId: session.id, reason, initiatingEntity, at }));
 }

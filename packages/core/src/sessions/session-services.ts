@@ -6,6 +6,7 @@ import type { SessionStore } from '../store/store-port.js';
 import type { Clock } from '../time/clock.js';
 import type { TokenService } from '../tokens/token-service.js';
 import type { UserPort } from '../users/user-port.js';
+import type { SecurityEventWriter } from '../ssf/security-event-writer.js';
 
 /**
  * What the session domain works with, built once by `createSessauth`: no HTTP in it. The
@@ -26,6 +27,8 @@ export interface SessionServices<U> {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly events: EventBus;
+  /** The Shared Signals outbox writer; null unless JWT_SSF_TRANSMITTER is on. */
+  readonly securityEvents: SecurityEventWriter | null;
   /** HMAC of a user's security stamp, as stored on the session. */
   readonly stampDigest: (stamp: string) => Promise<string>;
 }

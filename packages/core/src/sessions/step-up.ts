@@ -57,6 +57,8 @@ export async function stepUpSession<U>(
       sessionId: session.id,
       notAfter: session.expiresAt,
       freshness: { authTime: now, acr: facts.acr },
+      // A DPoP-bound session's tokens stay bound (RFC 9449 s6).
+      ...((session.dpopJkt ?? null) === null ? {} : { jkt: session.dpopJkt as string }),
     }),
   ]);
   if (!recorded) throw new SessauthError('session_expired');

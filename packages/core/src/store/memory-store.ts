@@ -12,6 +12,7 @@ import type {
   SessionStore,
   StepUpInput,
 } from './store-port.js';
+import type { NewSecurityEvent, SecurityEventOutcome, SecurityEventRecord } from './security-event-outbox.js';
 
 type StoredSession = { -readonly [K in keyof SessionRecord]: SessionRecord[K] };
 
@@ -38,6 +39,8 @@ function copy(record: SessionRecord): StoredSession {
     authTime: new Date((record.authTime ?? record.createdAt).getTime()),
     amr: [...(record.amr ?? [])],
     acr: record.acr ?? null,
+    // Named only on a bound session, as every store reads it back.
+    ...((record.dpopJkt ?? null) === null ? {} : { dpopJkt: record.dpopJkt }),
   };
 }
 
@@ -72,6 +75,7 @@ function newestFirst(a: SessionRecord, b: SessionRecord): number {
  */
 export class MemorySessionStore implements SessionStore {
   readonly #sessions = new Map<string, StoredSession>();
+  readonly #securityEvents = new Map<string, SecurityEventRecord>();
   readonly #idsByUser = new Map<string, Set<string>>();
   /** Each session's activity, oldest first; kept apart from the sessions, which it may outlive. */
   readonly #activity = new Map<string, ActivityEntry[]>();
@@ -237,6 +241,56 @@ export class MemorySessionStore implements SessionStore {
    * "not active at `now`": revoked or past its natural end. A malformed cursor is
    * bad client input (400 `invalid_request`), not a store fault.
    */
+  async holdSecurityEvents(events: readonly NewSecurityEvent[], recoverAfter: Date): Promise<void> {
+    for (const event of events) {
+      if (this.#securityEvents.has(event.id)) continue;
+      this.#securityEvents.set(event.id, {
+        ...event,
+        createdAt: new Date(event.createdAt.getTime()),
+        state: 'held',
+        attempts: 0,
+        nextAttemptAt: new Date(recoverAfter.getTime()),
+        lastError: null,
+      });
+    }
+  }
+
+  async releaseSecurityEvents(batchId: string, deliver: boolean, now: Date): Promise<number> {
+    let changed = 0;
+    for (const [id, event] of this.#securityEvents) {
+      if (event.batchId !== batchId || event.state !== 'held') continue;
+      if (deliver) this.#securityEvents.set(id, { ...event, state: 'ready', nextAttemptAt: new Date(now.getTime()) });
+      else this.#securityEvents.delete(id);
+      changed += 1;
+    }
+    return changed;
+  }
+
+  async claimSecurityEvents(now: Date, leaseUntil: Date, limit: number): Promise<SecurityEventRecord[]> {
+    const due = [...this.#securityEvents.values()]
+      .filter((event) => event.state !== 'dead' && event.nextAttemptAt.getTime() <= now.getTime())
+      .sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, limit);
+    const claimed = due.map((event) => ({ ...event, nextAttemptAt: new Date(leaseUntil.getTime()) }));
+    for (const event of claimed) this.#securityEvents.set(event.id, event);
+    return claimed.map((event) => ({ ...event, nextAttemptAt: new Date(leaseUntil.getTime()) }));
+  }
+
+  async settleSecurityEvent(id: string, outcome: SecurityEventOutcome): Promise<void> {
+    const event = this.#securityEvents.get(id);
+    if (event === undefined) return;
+    if (outcome.kind === 'remove') this.#securityEvents.delete(id);
+    else if (outcome.kind === 'retry') {
+      this.#securityEvents.set(id, {
+        ...event,
+        state: 'ready',
+        attempts: outcome.attempts,
+        nextAttemptAt: new Date(outcome.nextAttemptAt.getTime()),
+        lastError: outcome.error,
+      });
+    } else this.#securityEvents.set(id, { ...event, state: 'dead', attempts: outcome.attempts, lastError: outcome.error });
+  }
+
   async listSessionsForAdmin(query: AdminSessionQuery): Promise<AdminSessionPage> {
     if (!Number.isSafeInteger(query.limit) || query.limit < 1) {
       throw new RangeError('MemorySessionStore: limit must be a positive integer');

@@ -1,3 +1,4 @@
+import type { SecurityEventOutbox } from './security-event-outbox.js';
 import { IntegrationError } from '../errors/sessauth-error.js';
 import type { Location } from '../geo/location.js';
 import type { ActivityEntry, ActivityQuery, AppendActivityInput } from './activity-port.js';
@@ -38,6 +39,12 @@ export interface SessionRecord {
   readonly amr?: readonly string[];
   /** The authentication context class reached then, when the host names one; null: none. */
   readonly acr?: string | null;
+  /**
+   * The RFC 7638 SHA-256 thumbprint (base64url) of the DPoP key this session is bound to
+   * (JWT_DPOP, RFC 9449), set at login and never changed; null or absent: not bound (every
+   * session before DPoP, and every session of a host that leaves it off).
+   */
+  readonly dpopJkt?: string | null;
 }
 
 /** What login hands to `createSession` (a new session has no name yet). */
@@ -128,7 +135,7 @@ export interface AdminSessionPage {
  * `StoreUnavailableError`; a store never returns a partial result.
  * Prove an implementation with `describeStoreConformance` from `@sessauth/conformance`.
  */
-export interface SessionStore {
+export interface SessionStore extends Partial<SecurityEventOutbox> {
   /**
    * Insert the session and, in the same atomic step, revoke (set `expiredAt = now`
    * where `now = session.createdAt`) the user's oldest active sessions beyond

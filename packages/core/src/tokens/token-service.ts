@@ -1,4 +1,4 @@
-import { decodeProtectedHeader, errors, SignJWT, type JWTPayload } from 'jose';
+import { CompactSign, decodeProtectedHeader, errors, SignJWT, type JWTPayload } from 'jose';
 import type { Clock } from '../time/clock.js';
 import { IntegrationError, SessauthError } from '../errors/sessauth-error.js';
 import type { ResolvedOptions } from '../options/options.js';
@@ -30,16 +30,23 @@ export type VerifiedTokenOf<K extends TokenKind> = K extends 'refresh' ? Verifie
 
 export interface TokenService {
   /** exp = min(iat + accessTokenExpireSeconds, notAfter?). Adds customClaims (reserved ones rejected with an Error - a programmer error). */
-  mintAccess(input: { userId: string; sessionId: string; notAfter?: Date; freshness?: FreshnessClaims }): Promise<string>;
+  /** `jkt`: the session is bound to that DPoP key; the token carries `cnf.jkt` (RFC 9449 s6). */
+  mintAccess(input: { userId: string; sessionId: string; notAfter?: Date; freshness?: FreshnessClaims; jkt?: string }): Promise<string>;
   /**
    * exp = min(iat + refreshTokenExpireSeconds, notAfter?); carries jti. `remember: false` (a login
    * with `"remember": false`) adds the claim `remember: false`, carried from refresh to refresh.
    */
-  mintRefresh(input: { userId: string; sessionId: string; jti: string; notAfter?: Date; remember?: boolean }): Promise<string>;
+  mintRefresh(input: { userId: string; sessionId: string; jti: string; notAfter?: Date; remember?: boolean; jkt?: string }): Promise<string>;
   /** Throws SessauthError. */
   verify<K extends TokenKind>(token: string, expected: K): Promise<VerifiedTokenOf<K>>;
   /** The verifying public keys (current, then previous) for asymmetric algorithms; null for HMAC. */
   readonly jwks: PublicJwks | null;
+  /**
+   * Signs a Security Event Token (RFC 8417): the claims as given, header `typ: secevent+jwt`
+   * and the current `kid`, with the token signing key. Only asymmetric configurations reach it
+   * (resolveOptions refuses the transmitter under HMAC): receivers verify with the JWK set.
+   */
+  signSecurityEvent(claims: Readonly<Record<string, unknown>>): Promise<string>;
 }
 
 /**
@@ -59,6 +66,19 @@ const TYP: Readonly<Record<TokenKind, string>> = { access: 'at+jwt', refresh: 'r
  * keeps the refresh cookie a browser-session cookie (the refresh token is ours alone to read).
  */
 export const REMEMBER_CLAIM = 'remember';
+/**
+ * RFC 7800's confirmation claim; `{ jkt }` names the DPoP key a token is bound to (RFC 9449 s6.1).
+ * The refresh token carries it too, so a refresh knows the binding before its compare-and-swap.
+ */
+export const CONFIRMATION_CLAIM = 'cnf';
+
+/** The DPoP key thumbprint a verified token is bound to (`cnf.jkt`), or null. */
+export function boundKeyOf(payload: Readonly<JWTPayload>): string | null {
+  const cnf = payload[CONFIRMATION_CLAIM];
+  if (typeof cnf !== 'object' || cnf === null) return null;
+  const { jkt } = cnf as { jkt?: unknown };
+  return typeof jkt === 'string' && jkt !== '' ? jkt : null;
+}
 const RESERVED_CLAIMS: ReadonlySet<string> = new Set(['iss', 'aud', 'sub', 'sid', 'iat', 'nbf', 'exp', 'jti', 'typ']);
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
@@ -100,19 +120,29 @@ export async function createTokenService(options: ResolvedOptions, clock: Clock)
 
   return {
     jwks: ring.jwks,
+    signSecurityEvent(claims) {
+      if (ring.jwks === null) return Promise.reject(new Error('signSecurityEvent: an HMAC key cannot sign a SET other services verify'));
+      return new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
+        .setProtectedHeader({ alg: algorithm, typ: 'secevent+jwt', kid: ring.kid })
+        .sign(ring.signKey);
+    },
     async mintAccess(input) {
       checkMintInput(input);
       const custom = options.customClaims ? await options.customClaims({ userId: input.userId, sessionId: input.sessionId }) : {};
       const claims = checkCustomClaims(custom);
       // Ours win over a custom claim of the same name (the guard reads freshness from the session row anyway).
       const fresh = input.freshness === undefined ? claims : { ...claims, ...freshnessClaimsOf(input.freshness) };
-      return mint('access', fresh, input, options.accessTokenExpireSeconds, randomId());
+      // A bound session's `cnf` is ours, over a custom claim of that name; an unbound token is as before.
+      const bound = input.jkt === undefined ? fresh : { ...fresh, [CONFIRMATION_CLAIM]: { jkt: input.jkt } };
+      return mint('access', bound, input, options.accessTokenExpireSeconds, randomId());
     },
 
     async mintRefresh(input) {
       checkMintInput(input);
       if (!isSafeId(input.jti)) throw new Error('mintRefresh: jti must be a non-empty string without NUL or lone surrogates');
-      return mint('refresh', input.remember === false ? { [REMEMBER_CLAIM]: false } : {}, input, options.refreshTokenExpireSeconds, input.jti);
+      const claims: JWTPayload = input.remember === false ? { [REMEMBER_CLAIM]: false } : {};
+      if (input.jkt !== undefined) claims[CONFIRMATION_CLAIM] = { jkt: input.jkt };
+      return mint('refresh', claims, input, options.refreshTokenExpireSeconds, input.jti);
     },
 
     async verify(token, expected) {

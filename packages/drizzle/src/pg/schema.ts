@@ -47,6 +47,8 @@ export function sessauthPgTables(options: SessauthTableOptions = {}) {
       /** RFC 8176 method names as a JSON array; null on older rows: []. */
       amr: varchar('amr', { length: 1024 }),
       acr: varchar('acr', { length: 255 }),
+      /** The DPoP key thumbprint the session is bound to (RFC 9449); null: not bound. */
+      dpopJkt: varchar('dpop_jkt', { length: 64 }),
     },
     (t) => [
       index(names.index.userActive).on(t.userId, t.expiredAt, t.createdAt, t.id),

@@ -19,6 +19,7 @@ export const COLUMN_STEPS: Readonly<Record<string, string>> = {
   auth_time: '0004-session-authentication',
   amr: '0004-session-authentication',
   acr: '0004-session-authentication',
+  dpop_jkt: '0005-session-dpop',
 };
 
 export function stepOf(role: TableRole, column: string): string {

@@ -43,6 +43,8 @@ export function sessauthSqliteTables(options: SessauthTableOptions = {}) {
       /** RFC 8176 method names as a JSON array; null on older rows: []. */
       amr: varchar('amr', 1024),
       acr: varchar('acr', 255),
+      /** The DPoP key thumbprint the session is bound to (RFC 9449); null: not bound. */
+      dpopJkt: varchar('dpop_jkt', 64),
     },
     (t) => [
       index(names.index.userActive).on(t.userId, t.expiredAt, t.createdAt, t.id),

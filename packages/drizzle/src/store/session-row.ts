@@ -24,6 +24,8 @@ export interface SessionRow {
   /** A JSON array of method names; null on older rows: []. */
   amr: string | null;
   acr: string | null;
+  /** Null on rows from before step 0005 and on every unbound session. */
+  dpopJkt: string | null;
 }
 
 /** The row a login inserts; a revoked newcomer (out-of-order logins past the cap) gets `expiredAt`. */
@@ -46,6 +48,7 @@ export function toInsertRow(session: NewSession): SessionRow {
     authTime: (session.authTime ?? session.createdAt).getTime(),
     amr: JSON.stringify(session.amr ?? []),
     acr: session.acr ?? null,
+    dpopJkt: session.dpopJkt ?? null,
   };
 }
 
@@ -67,6 +70,8 @@ export function toRecord(row: SessionRow): SessionRecord {
     authTime: new Date(Number(row.authTime ?? row.createdAt)),
     amr: parseStoredAmr(row.amr),
     acr: row.acr ?? null,
+    // Named only on a bound session (as every store reads it).
+    ...(row.dpopJkt === null || row.dpopJkt === undefined ? {} : { dpopJkt: row.dpopJkt }),
   };
 }
 

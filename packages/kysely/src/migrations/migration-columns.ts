@@ -2,7 +2,7 @@ import type { SqlDialect } from '../dialect/sql-dialect.js';
 import type { TableNames } from '../schema.js';
 
 /** A table of the schema by its role; the real name comes from the store's options. */
-export type TableRole = 'session' | 'rateLimit' | 'userLock' | 'activity';
+export type TableRole = 'session' | 'rateLimit' | 'userLock' | 'activity' | 'securityEvent';
 
 /** The columns one migration creates (with their table) or adds to a table. */
 export interface TableColumns {
@@ -46,8 +46,15 @@ export const MIGRATION_COLUMNS: Readonly<Record<string, readonly TableColumns[]>
   '0002-create-rate-limit': [{ table: 'rateLimit', columns: ['counter_key', 'count', 'reset_at'] }],
   '0003-session-name': [{ table: 'session', columns: ['name'] }],
   '0004-session-authentication': [{ table: 'session', columns: ['auth_time', 'amr', 'acr'] }],
+  '0005-session-dpop': [{ table: 'session', columns: ['dpop_jkt'] }],
   '0006-session-activity': [
     { table: 'activity', columns: ['id', 'session_id', 'user_id', 'kind', 'at', 'expires_at', 'ip_address', 'browser', 'location', 'detail'] },
+  ],
+  '0007-security-event-outbox': [
+    {
+      table: 'securityEvent',
+      columns: ['id', 'batch_id', 'stream_id', 'token', 'user_id', 'session_id', 'state', 'attempts', 'next_attempt_at', 'created_at', 'last_error'],
+    },
   ],
 };
 

@@ -63,6 +63,7 @@ function target(label: string, engine: 'postgres' | 'mysql', port: number, url: 
               `${tableName}_user_lock`,
               `${tableName}_migration`,
               `${tableName}_migration_lock`,
+              `${tableName}_security_event`,
               `${tableName}_rl`,
             ]) {
               await sql`drop table if exists ${sql.table(table)}`.execute(direct.db);

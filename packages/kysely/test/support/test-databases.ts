@@ -60,6 +60,7 @@ async function openMigrated(url: string, preparedStatements: boolean, cleanup: (
           `${tableName}_user_lock`,
           `${tableName}_migration`,
           `${tableName}_migration_lock`,
+          `${tableName}_security_event`,
           rateLimitTableName,
         ]) {
           await sql`drop table if exists ${sql.table(table)}`.execute(opened.db);

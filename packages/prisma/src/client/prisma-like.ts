@@ -25,6 +25,8 @@ export interface SessionModel {
   /** A JSON array of RFC 8176 method names; null on older rows: []. */
   amr?: string | null;
   acr?: string | null;
+  /** Step 0005 (RFC 9449 DPoP); null: not bound. */
+  dpopJkt?: string | null;
 }
 
 type Instant = number | bigint;

@@ -32,6 +32,7 @@ export const SCHEMA_STEPS: ReadonlyArray<readonly [step: string, role: TableRole
   ['0002-create-rate-limit', 'rateLimit', ['counter_key', 'count', 'reset_at']],
   ['0003-session-name', 'session', ['name']],
   ['0004-session-authentication', 'session', ['auth_time', 'amr', 'acr']],
+  ['0005-session-dpop', 'session', ['dpop_jkt']],
   ['0006-session-activity', 'activity', ['id', 'session_id', 'user_id', 'kind', 'at', 'expires_at', 'ip_address', 'browser', 'location', 'detail']],
 ];
 

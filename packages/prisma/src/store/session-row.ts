@@ -21,6 +21,7 @@ export function toInsertRow(session: NewSession): SessionModel {
     authTime: (session.authTime ?? session.createdAt).getTime(),
     amr: JSON.stringify(session.amr ?? []),
     acr: session.acr ?? null,
+    dpopJkt: session.dpopJkt ?? null,
   };
 }
 
@@ -43,6 +44,8 @@ export function toRecord(row: SessionModel): SessionRecord {
     authTime: new Date(Number(row.authTime ?? row.createdAt)),
     amr: parseStoredAmr(row.amr),
     acr: row.acr ?? null,
+    // Named only on a bound session (as every store reads it).
+    ...(row.dpopJkt === null || row.dpopJkt === undefined ? {} : { dpopJkt: row.dpopJkt }),
   };
 }
 

@@ -9,6 +9,12 @@ import { RATE_LIMIT_HIT_LUA } from './rate-limit-hit.lua.js';
 import { RECORD_STEP_UP_LUA } from './record-step-up.lua.js';
 import { RENAME_SESSION_LUA } from './rename-session.lua.js';
 import { ROTATE_REFRESH_LUA } from './rotate-refresh.lua.js';
+import {
+  CLAIM_SECURITY_EVENTS_LUA,
+  HOLD_SECURITY_EVENTS_LUA,
+  RELEASE_SECURITY_EVENTS_LUA,
+  SETTLE_SECURITY_EVENT_LUA,
+} from './security-event-outbox.lua.js';
 
 /** Every script with its key count; hashed once at load. */
 export const SCRIPTS = {
@@ -26,4 +32,8 @@ export const SCRIPTS = {
   appendActivity: luaScript(APPEND_ACTIVITY_LUA, 'any'),
   listActivity: luaScript(LIST_ACTIVITY_LUA, 'any'),
   trimActivity: luaScript(TRIM_ACTIVITY_LUA, 'any'),
+  holdSecurityEvents: luaScript(HOLD_SECURITY_EVENTS_LUA, 1),
+  releaseSecurityEvents: luaScript(RELEASE_SECURITY_EVENTS_LUA, 1),
+  claimSecurityEvents: luaScript(CLAIM_SECURITY_EVENTS_LUA, 1),
+  settleSecurityEvent: luaScript(SETTLE_SECURITY_EVENT_LUA, 1),
 } as const;

@@ -1,0 +1,61 @@
+// The guard of a sessauth engine on the memory store, in process, for the CPU benches
+// (guard-cpu.ts, guard-otel.ts): SEEDED_SESSIONS other sessions, one user logged in.
+import type * as Core from '@sessauth/core';
+import { AUDIENCE, BENCH_USER, ISSUER, SECRET, SEEDED_SESSIONS } from './config.js';
+
+/** One call of the thing measured. */
+export type Once = () => Promise<unknown>;
+
+/** A plain-text "hasher": the guard never hashes; login only needs to find the user. */
+const plainHasher = { hash: async (p: string) => p, verify: async (h: string, p: string) => h === p };
+
+/** `auth.authenticate` of an engine built from `core`, with `instrumentation` when given. */
+export async function guardOf(core: typeof Core, instrumentation?: Core.SessauthInstrumentation): Promise<Once> {
+  const store = new core.MemorySessionStore();
+  const now = new Date();
+  for (let i = 0; i < SEEDED_SESSIONS; i += 1) {
+    await store.createSession({
+      session: {
+        id: `filler-${i}`,
+        userId: `filler-user-${i}`,
+        refreshJti: `j${i}`,
+        securityStamp: 's',
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + 86_400_000),
+        ipAddress: null,
+        userAgent: null,
+        browser: null,
+        location: null,
+      },
+      maxActiveSessions: 20,
+    });
+  }
+  const user = { id: BENCH_USER.id, username: BENCH_USER.username, password: BENCH_USER.password, stamp: 'stamp-1' };
+  const users = {
+    findById: async (id: string) => (id === user.id ? user : null),
+    idOf: (u: typeof user) => u.id,
+    securityStamp: (u: typeof user) => u.stamp,
+    findByUsername: async (name: string) => (name === user.username ? { user, passwordHash: user.password } : null),
+  };
+  const auth = await core.createSessauth({
+    options: { secretKey: SECRET, issuer: ISSUER, audience: AUDIENCE, loginThrottleRate: '0', accessTokenExpireSeconds: 3600 },
+    store,
+    users,
+    authenticator: core.createPasswordAuthenticator({ users, hasher: plainHasher }),
+    ...(instrumentation === undefined ? {} : { instrumentation }),
+  });
+  const body = new TextEncoder().encode(JSON.stringify({ username: user.username, password: user.password }));
+  const login = await auth.handle({
+    method: 'POST',
+    path: '/auth/login/',
+    query: '',
+    peerAddress: '127.0.0.1',
+    secure: false,
+    headers: new Map([['content-type', ['application/json']]]),
+    readBody: async () => body,
+  });
+  const token = (JSON.parse(login!.body!) as { access_token: string }).access_token;
+  const input = { authorization: [`Bearer ${token}`] };
+  await auth.authenticate(input);
+  return () => auth.authenticate(input);
+}

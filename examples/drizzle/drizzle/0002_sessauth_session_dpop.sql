@@ -1,0 +1,1 @@
+ALTER TABLE `sessauth_session` ADD `dpop_jkt` varchar(64);

@@ -1,0 +1,3 @@
+import { sessauthProject } from '../../vitest.project.js';
+
+export default sessauthProject('nestjs');

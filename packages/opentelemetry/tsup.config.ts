@@ -1,0 +1,3 @@
+import { libraryBuild } from '../../tsup.library.js';
+
+export default libraryBuild();

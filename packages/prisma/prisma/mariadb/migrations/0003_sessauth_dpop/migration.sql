@@ -1,0 +1,5 @@
+-- sessauth (@sessauth/prisma), step 0005-session-dpop (RFC 9449 DPoP): the thumbprint of the key a
+-- session is bound to. Nullable: existing rows read as unbound. The new
+-- text column takes the table's collation (byte for byte, as 0001 set it).
+
+alter table `sessauth_session` add column `dpop_jkt` varchar(64);
