@@ -50,6 +50,17 @@ describe('JWT_ACCESS_TOKEN_COOKIE', () => {
     expect(resolveOptions({ ...ON, refreshCookieSecure: false }).accessCookieSecure).toBe(false);
   });
 
+  it('compares the resolved cookie names and Secure flags: defaults and what follows another setting count', () => {
+    // Only the other setting named: the default access name collides with it.
+    expect(settingOf({ ...ON, refreshCookieName: 'access_token' })).toBe('JWT_ACCESS_COOKIE_NAME');
+    expect(settingOf({ ...ON, csrfCookieName: 'access_token' })).toBe('JWT_ACCESS_COOKIE_NAME');
+    expect(settingOf({ ...ON, accessCookieName: 'csrftoken', csrfCookieName: 'xsrf' })).toBe('accepted');
+    // Secure not set on the access cookie: it follows JWT_REFRESH_COOKIE_SECURE=false, which a __Host- or __Secure- name cannot have.
+    expect(settingOf({ ...ON, refreshCookieSecure: false, accessCookieName: '__Host-access' })).toBe('JWT_ACCESS_COOKIE_NAME');
+    expect(settingOf({ ...ON, refreshCookieSecure: false, accessCookieName: '__Secure-access' })).toBe('JWT_ACCESS_COOKIE_NAME');
+    expect(settingOf({ ...ON, refreshCookieSecure: false, accessCookieSecure: true, accessCookieName: '__Host-access' })).toBe('accepted');
+  });
+
   it("createSessionFor's response sets the cookie; the guard reads it; an unsafe method needs the CSRF token and a same-origin Origin", async () => {
     const { auth, created } = await engineWithSession();
     const lines = created.response().setCookies;
