@@ -102,10 +102,13 @@ export class AuthApi {
    * A browser does not tell script why a fetch failed. After a refresh's fetch rejected on a
    * cross-origin API, two requests that change nothing tell one case apart for sure: the API
    * answers a simple CORS request (a GET without custom headers, sent without a preflight), yet a
-   * GET carrying the refresh's own headers (which needs the same preflight as the refresh POST)
-   * fails. Then the preflight is refused, and a refused preflight means the POST was never sent.
-   * Anything else (the network is down, every CORS answer is missing) stays ambiguous: a POST
-   * whose preflight passed may have been processed although its answer could not be read.
+   * POST with the refresh's own headers to `csrf/` (a route that takes no POST: 405, nothing
+   * changes) fails. That POST needs exactly the refresh's preflight (same method, same headers),
+   * so its failure means the refresh's preflight is refused, and a refused preflight means the
+   * refresh was never sent. A probe with another method would ask the CORS layer something else:
+   * one that allows only POST would refuse it although the refresh went through. Anything else
+   * (the network is down, every CORS answer is missing) stays ambiguous: a POST whose preflight
+   * passed may have been processed although its answer could not be read.
    */
   private async refusesPreflight(): Promise<boolean> {
     if (!this.target.crossOrigin) return false;
@@ -120,7 +123,7 @@ export class AuthApi {
       'content-type': 'application/json',
       ...(this.target.transport === 'cookie' ? { 'x-csrftoken': 'probe' } : {}),
     };
-    return !(await answers({ method: 'GET', headers }, 'refresh/'));
+    return !(await answers({ method: 'POST', headers, body: '{}' }, 'csrf/'));
   }
 
   /** `network_error` for a fetch that rejected; on a cross-origin API the message names CORS. */

@@ -32,28 +32,39 @@ export function sessionStoreOf(client: SessionSource): SessionStore {
 
 function createSessionStore(client: SessionSource): SessionStore {
   let snapshot = read(client);
+  // One listener set and one subscription to the client per store: an event updates the
+  // snapshot once and then tells every component. A comparison per subscriber would let the
+  // first one move the shared snapshot and the others see no change.
+  const listeners = new Set<() => void>();
+  let offs: (() => void)[] = [];
+  /** Moves the snapshot to the client's state; true when it changed (a new object then). */
+  const refresh = (): boolean => {
+    const next = read(client);
+    if (next.status === snapshot.status && next.sessionId === snapshot.sessionId && next.expiresAt?.getTime() === snapshot.expiresAt?.getTime())
+      return false;
+    snapshot = next;
+    return true;
+  };
+  const changed = (): void => {
+    if (!refresh()) return;
+    for (const listener of [...listeners]) listener();
+  };
   return {
     subscribe(onChange) {
-      const changed = (): void => {
-        const next = read(client);
-        if (next.status === snapshot.status && next.sessionId === snapshot.sessionId && next.expiresAt?.getTime() === snapshot.expiresAt?.getTime())
-          return;
-        snapshot = next;
-        onChange();
-      };
-      const offs = [client.on('signed-in', changed), client.on('refreshed', changed), client.on('signed-out', changed)];
-      // A change between the first render and this subscription is not missed.
+      if (listeners.size === 0) offs = [client.on('signed-in', changed), client.on('refreshed', changed), client.on('signed-out', changed)];
+      listeners.add(onChange);
+      // A change between the first render and this subscription is not missed: every
+      // listener hears it, since each rendered the snapshot from before the change.
       changed();
       return () => {
+        if (!listeners.delete(onChange) || listeners.size > 0) return;
         for (const off of offs) off();
+        offs = [];
       };
     },
     getSnapshot: () => {
-      const next = read(client);
       // Read fresh each time so a state set before any subscription shows, but keep the identity when equal.
-      if (next.status !== snapshot.status || next.sessionId !== snapshot.sessionId || next.expiresAt?.getTime() !== snapshot.expiresAt?.getTime()) {
-        snapshot = next;
-      }
+      refresh();
       return snapshot;
     },
   };

@@ -21,12 +21,15 @@ export function useSession(client: SessionSource): SessionRefs {
   const status = shallowRef(first.status);
   const sessionId = shallowRef(first.sessionId);
   const expiresAt = shallowRef(first.expiresAt);
-  const unsubscribe = store.subscribe(() => {
+  const update = (): void => {
     const next = store.getSnapshot();
     status.value = next.status;
     sessionId.value = next.sessionId;
     expiresAt.value = next.expiresAt;
-  });
+  };
+  const unsubscribe = store.subscribe(update);
+  // Another component may have moved the shared snapshot between `first` and the subscription.
+  update();
   if (getCurrentScope() !== undefined) onScopeDispose(unsubscribe);
   return { status: readonly(status), sessionId: readonly(sessionId), expiresAt: readonly(expiresAt) };
 }

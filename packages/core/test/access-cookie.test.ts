@@ -5,7 +5,9 @@ import { resolveOptions } from '../src/options/resolve-options.js';
 import { SettingsError } from '../src/errors/sessauth-error.js';
 import { maskCsrfSecret, newCsrfSecret } from '../src/http/csrf.js';
 import { MemorySessionStore } from '../src/store/memory-store.js';
-import { silentLogger, testUsers } from './helpers/sessauth-harness.js';
+import { plainHasher, sessauthRequest, setCookieLine, silentLogger, type TestUser, testUsers, USERS } from './helpers/sessauth-harness.js';
+import { createPasswordAuthenticator } from '../src/password/password-authenticator.js';
+import type { UserPort } from '../src/users/user-port.js';
 
 const BASE = { secretKey: 'a-test-secret-that-is-long-enough-for-hs256!', issuer: 'https://issuer.test', audience: 'test' } as const;
 const ON: SessauthOptions = { ...BASE, refreshTokenTransport: 'cookie', accessTokenCookie: true };
@@ -48,6 +50,17 @@ describe('JWT_ACCESS_TOKEN_COOKIE', () => {
     expect(resolveOptions({ ...ON, refreshCookieSecure: false }).accessCookieSecure).toBe(false);
   });
 
+  it('compares the resolved cookie names and Secure flags: defaults and what follows another setting count', () => {
+    // Only the other setting named: the default access name collides with it.
+    expect(settingOf({ ...ON, refreshCookieName: 'access_token' })).toBe('JWT_ACCESS_COOKIE_NAME');
+    expect(settingOf({ ...ON, csrfCookieName: 'access_token' })).toBe('JWT_ACCESS_COOKIE_NAME');
+    expect(settingOf({ ...ON, accessCookieName: 'csrftoken', csrfCookieName: 'xsrf' })).toBe('accepted');
+    // Secure not set on the access cookie: it follows JWT_REFRESH_COOKIE_SECURE=false, which a __Host- or __Secure- name cannot have.
+    expect(settingOf({ ...ON, refreshCookieSecure: false, accessCookieName: '__Host-access' })).toBe('JWT_ACCESS_COOKIE_NAME');
+    expect(settingOf({ ...ON, refreshCookieSecure: false, accessCookieName: '__Secure-access' })).toBe('JWT_ACCESS_COOKIE_NAME');
+    expect(settingOf({ ...ON, refreshCookieSecure: false, accessCookieSecure: true, accessCookieName: '__Host-access' })).toBe('accepted');
+  });
+
   it("createSessionFor's response sets the cookie; the guard reads it; an unsafe method needs the CSRF token and a same-origin Origin", async () => {
     const { auth, created } = await engineWithSession();
     const lines = created.response().setCookies;
@@ -78,5 +91,52 @@ describe('JWT_ACCESS_TOKEN_COOKIE', () => {
     expect(off.created.response().setCookies.some((line) => line.startsWith('access_token='))).toBe(false);
     await expect(off.auth.authenticate(page('GET', `access_token=${off.created.access_token}`))).rejects.toMatchObject({ code: 'invalid_token' });
     expect(await off.auth.authenticateOptional(page('GET', `access_token=${off.created.access_token}`))).toBeNull();
+  });
+});
+
+describe('JWT_ACCESS_TOKEN_COOKIE and "remember": false', () => {
+  const alice = USERS.find((user) => user.username === 'alice')!;
+
+  /** A browser's round: login (remember as given), refresh, re-authentication; the access-cookie line of each. */
+  async function accessCookieLines(remember: boolean): Promise<string[]> {
+    // The test users with the name they log in with, which re-authentication needs.
+    const users: UserPort<TestUser> = Object.assign(Object.create(testUsers) as UserPort<TestUser>, {
+      usernameOf: (user: TestUser) => user.username,
+    });
+    const auth = await createSessauth<TestUser>({
+      options: { ...BASE, loginThrottleRate: '0', refreshTokenTransport: 'cookie', accessTokenCookie: true, refreshCookieSecure: false },
+      store: new MemorySessionStore(),
+      users,
+      authenticator: createPasswordAuthenticator({ users, hasher: plainHasher }),
+      geolocation: null,
+      logger: silentLogger,
+    });
+    const secret = newCsrfSecret();
+    const csrf = { 'content-type': 'application/json', cookie: `csrftoken=${secret}`, 'x-csrftoken': maskCsrfSecret(secret), host: 'app.test' };
+    const post = (path: string, body: object, headers: Record<string, string> = {}) =>
+      auth.handle(
+        sessauthRequest({ method: 'POST', path: `${auth.options.prefix}/${path}/`, headers: { ...csrf, ...headers }, body: JSON.stringify(body) }),
+      );
+    const login = (await post('login', { username: alice.username, password: alice.password, remember }))!;
+    expect(login.status).toBe(200);
+    const refreshCookie = setCookieLine(login, 'refresh_token')!.split(';')[0]!;
+    const refresh = (await post('refresh', {}, { cookie: `csrftoken=${secret}; ${refreshCookie}` }))!;
+    expect(refresh.status).toBe(200);
+    const { access_token: token } = JSON.parse(refresh.body!) as { access_token: string };
+    const reauth = (await post('reauthenticate', { password: alice.password }, { authorization: `Bearer ${token}` }))!;
+    expect(reauth.status).toBe(200);
+    return [login, refresh, reauth].map((response) => setCookieLine(response, 'access_token')!);
+  }
+
+  it('sets the access cookie without Max-Age on login, refresh and re-authentication, as the refresh cookie', async () => {
+    const lines = await accessCookieLines(false);
+    expect(lines).toHaveLength(3);
+    for (const line of lines) {
+      expect(line).toMatch(/^access_token=[^;]+; Path=\/; HttpOnly; SameSite=Lax$/);
+    }
+  });
+
+  it('keeps Max-Age (the access lifetime) for a remembered session, step-up included', async () => {
+    for (const line of await accessCookieLines(true)) expect(line).toMatch(/^access_token=[^;]+; Path=\/; Max-Age=300; HttpOnly; SameSite=Lax$/);
   });
 });

@@ -25,8 +25,11 @@ export function requireFresh<U>(auth: Sessauth<U>, rule: FreshnessRule): Request
 }
 
 /**
- * For routes that work with or without a user: no `Authorization` header goes on with
- * no user (`getOptionalAuth` is null); a bad or expired token is the core's 401.
+ * For routes that work with or without a user: no `Authorization` header (and, with
+ * JWT_ACCESS_TOKEN_COOKIE on, no access-token cookie) goes on with no user (`getOptionalAuth`
+ * is null); a bad or expired Bearer token is the core's 401. A cookie that no longer
+ * authenticates goes on with no user too; a cookie-authenticated unsafe request without its
+ * CSRF token is the core's 403.
  */
 export function optionalAuth<U>(auth: Sessauth<U>): RequestHandler {
   return guard(auth, (input) => auth.authenticateOptional(input));

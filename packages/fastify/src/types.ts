@@ -23,7 +23,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** preHandler for host routes: sets `request.auth`, or answers the core's 401. */
     requireAuth: preHandlerAsyncHookHandler;
-    /** preHandler for routes that work with or without a user: no `Authorization` leaves `request.auth` null. */
+    /**
+     * preHandler for routes that work with or without a user: no `Authorization` (and, with
+     * JWT_ACCESS_TOKEN_COOKIE on, no access-token cookie, or one that no longer authenticates)
+     * leaves `request.auth` null; a cookie-authenticated unsafe request without its CSRF token is the core's 403.
+     */
     optionalAuth: preHandlerAsyncHookHandler;
   }
 }

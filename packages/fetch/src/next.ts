@@ -60,16 +60,34 @@ export function nextRouteHandlers<U>(auth: SessauthSource<U>, options: FetchHand
   };
 }
 
+/** How `getSession` reads a call given only `headers()`. */
+export interface GetSessionOptions {
+  /**
+   * A server action (a POST with a `Next-Action` header) authenticated by the access-token
+   * cookie then needs no `X-CSRFToken`, only an `Origin` whose host is the request's
+   * (`X-Forwarded-Host`, else `Host`) or one of JWT_CSRF_TRUSTED_ORIGINS: the check Next.js
+   * itself runs on every server action since 14. Off (the default), a server action by the
+   * cookie needs the CSRF token as any unsafe request does. See docs/server-rendering.md.
+   */
+  readonly trustNextActionOriginCheck?: boolean;
+}
+
 /**
  * The caller's session for a server component (`await headers()`), a route handler or
  * middleware (the `Request`): the guard of host routes on the `Authorization: Bearer`
  * header, or, with JWT_ACCESS_TOKEN_COOKIE on and no such header, on the access-token cookie
  * a plain page load carries. Null when there is no credential, the header is no Bearer token,
  * or the token is bad, expired or its session ended (the guard's 400 and 401s); any other
- * failure, such as a store fault or a cookie-authenticated unsafe `Request` without its CSRF
- * token (403), rejects. Given `headers()` there is no method: it is read as a page render (GET).
+ * failure, such as a store fault or a cookie-authenticated unsafe call without its CSRF
+ * token (403), rejects. Given `headers()` there is no method: a call with a `Next-Action`
+ * header (a server action) or an `Origin` header (a browser sends one on a POST, not on a
+ * page load) is read as a POST, anything else as a page render (GET).
  */
-export async function getSession<U>(auth: SessauthSource<U>, source: Request | HeadersLike): Promise<AuthContext<U> | null> {
+export async function getSession<U>(
+  auth: SessauthSource<U>,
+  source: Request | HeadersLike,
+  options: GetSessionOptions = {},
+): Promise<AuthContext<U> | null> {
   const headers = isRequest(source) ? source.headers : source;
   const authorization = headers.get('authorization');
   if (authorization === null && headers.get('cookie') === null) return null;
@@ -78,24 +96,54 @@ export async function getSession<U>(auth: SessauthSource<U>, source: Request | H
   try {
     // A Request names its URI, so a DPoP token's proof can be checked; bare headers cannot.
     if (authorization !== null) return await engine.authenticate(isRequest(source) ? fetchGuardInput(source) : { authorization: [authorization] });
-    return await engine.authenticateOptional({ authorization: undefined, request: guardRequestOf(source, headers) });
+    return await engine.authenticateOptional({ authorization: undefined, request: guardRequestOf(engine, source, headers, options) });
   } catch (error) {
     if (isNoSession(error)) return null;
     throw error;
   }
 }
 
-// What the cookie guard reads. A `headers()` source has neither method nor socket: a page render.
+// What the cookie guard reads. A `headers()` source has neither method nor socket.
 const GUARD_HEADERS = ['cookie', 'host', 'origin', 'referer', 'x-csrftoken', 'x-forwarded-proto'] as const;
 
-function guardRequestOf(source: Request | HeadersLike, headers: HeadersLike): GuardRequest {
+function guardRequestOf<U>(engine: Sessauth<U>, source: Request | HeadersLike, headers: HeadersLike, options: GetSessionOptions): GuardRequest {
   const map = new Map<string, string[]>();
   for (const name of GUARD_HEADERS) {
     const value = headers.get(name);
     if (value !== null) map.set(name, [value]);
   }
-  const request = isRequest(source) ? source : null;
-  return { method: request?.method ?? 'GET', headers: map, peerAddress: null, secure: request?.url.startsWith('https:') ?? false };
+  if (isRequest(source)) return { method: source.method, headers: map, peerAddress: null, secure: source.url.startsWith('https:') };
+  const origin = headers.get('origin');
+  const action = headers.get('next-action') !== null;
+  // No method: a page render (GET) unless the headers say a browser sent a state change.
+  if (!action && origin === null) return { method: 'GET', headers: map, peerAddress: null, secure: false };
+  if (action && options.trustNextActionOriginCheck === true) {
+    // Next refused the action unless its Origin is the host's; the same check here, so
+    // the option cannot admit what Next would not.
+    if (origin === null || !sameHost(origin, headers, engine.options.csrfTrustedOrigins)) throw new SessauthError('csrf_failed');
+    return { method: 'GET', headers: map, peerAddress: null, secure: false };
+  }
+  // The core's rules of an unsafe request: a same-origin Origin and the X-CSRFToken. The
+  // scheme of the own origin is not in the headers; the Origin's (the host must still match).
+  return { method: 'POST', headers: map, peerAddress: null, secure: origin?.startsWith('https:') ?? false };
+}
+
+/** Whether `origin` is the request's own host (as Next compares it) or a trusted origin. */
+function sameHost(origin: string, headers: HeadersLike, trusted: readonly string[]): boolean {
+  const parsed = httpUrl(origin);
+  if (parsed === null) return false;
+  if (trusted.some((entry) => httpUrl(entry)?.origin === parsed.origin)) return true;
+  const host = (headers.get('x-forwarded-host') ?? headers.get('host'))?.split(',')[0]?.trim().toLowerCase();
+  return host !== undefined && host.length > 0 && parsed.host === host;
+}
+
+function httpUrl(text: string): URL | null {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url : null;
+  } catch {
+    return null;
+  }
 }
 
 function engineOf<U>(source: SessauthSource<U>): Promise<Sessauth<U>> {

@@ -105,6 +105,56 @@ describe('@sessauth/fetch/next', () => {
     expect(await getSession(off, new Headers({ cookie, host: 'app.test' }))).toBeNull();
   });
 
+  it("with JWT_ACCESS_TOKEN_COOKIE, a server action's headers() (a POST) by the cookie alone is refused; a page render's is not", async () => {
+    const auth = await testEngine({ refreshTokenTransport: 'cookie', accessTokenCookie: true });
+    const routes = nextRouteHandlers(auth);
+    const csrf = await routes.GET(new Request(`${BASE}/auth/csrf/`));
+    const { csrf_token: csrfToken } = (await csrf.json()) as { csrf_token: string };
+    const csrfCookie = csrf.headers.getSetCookie()[0]!.split(';')[0]!;
+    const answer = await routes.POST(
+      new Request(`${BASE}/auth/login/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: csrfCookie, 'x-csrftoken': csrfToken },
+        body: JSON.stringify({ username: 'alice', password: 'pw' }),
+      }),
+    );
+    const accessCookie = answer.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('access_token='))!
+      .split(';')[0]!;
+    const cookie = `${csrfCookie}; ${accessCookie}`;
+    // What headers() holds in a server action, as a browser and Next send it (a form's POST to the page).
+    const action = (extra: Record<string, string>): Headers =>
+      new Headers({
+        accept: 'text/x-component',
+        'content-type': 'text/plain;charset=UTF-8',
+        'next-action': '7f3a9c0e4b2d1f6a8e5c3b7d9a1e2f4c6b8d0a2e',
+        'next-router-state-tree': '%5B%22%22%2C%7B%7D%5D',
+        host: 'app.test',
+        cookie,
+        ...extra,
+      });
+    // An action posted from another site (the cookie is Lax, but a same-site sibling or a top-level form can send it).
+    await expect(getSession(auth, action({ origin: 'http://evil.test' }))).rejects.toMatchObject({ status: 403 });
+    // Even from the page's own origin the cookie alone is no CSRF proof: the core's rule wants X-CSRFToken.
+    await expect(getSession(auth, action({ origin: BASE }))).rejects.toMatchObject({ status: 403 });
+    await expect(getSession(auth, action({}))).rejects.toMatchObject({ status: 403 });
+    // A POST route handler given headers() only: the Origin alone says it is no page render.
+    await expect(getSession(auth, new Headers({ cookie, host: 'app.test', origin: BASE }))).rejects.toMatchObject({ status: 403 });
+    // With the token (as the client sends it) the action is the user's.
+    expect((await getSession(auth, action({ origin: BASE, 'x-csrftoken': csrfToken })))?.user).toMatchObject({ id: expect.any(String) });
+    // A page render (a GET navigation: no Origin, no Next-Action) still reads the cookie.
+    expect((await getSession(auth, new Headers({ cookie, host: 'app.test', referer: `${BASE}/` })))?.user).toMatchObject({ id: expect.any(String) });
+    // Opted in: Next's own Origin check stands for the token, but a foreign or missing Origin is still refused.
+    const trust = { trustNextActionOriginCheck: true };
+    expect((await getSession(auth, action({ origin: BASE }), trust))?.user).toMatchObject({ id: expect.any(String) });
+    await expect(getSession(auth, action({ origin: 'http://evil.test' }), trust)).rejects.toMatchObject({ status: 403 });
+    await expect(getSession(auth, action({ origin: 'http://app.test.evil.test' }), trust)).rejects.toMatchObject({ status: 403 });
+    await expect(getSession(auth, action({}), trust)).rejects.toMatchObject({ status: 403 });
+    // The option covers server actions only: a POST route handler's headers() still needs the token.
+    await expect(getSession(auth, new Headers({ cookie, host: 'app.test', origin: BASE }), trust)).rejects.toMatchObject({ status: 403 });
+  });
+
   it('getSession rejects on anything but a 401, such as a store fault (fail closed)', async () => {
     const auth = await testEngine();
     const faulty = { ...auth, authenticate: () => Promise.reject(new SessauthError('service_unavailable')) } as Sessauth<unknown>;

@@ -15,8 +15,10 @@ export const SESSAUTH_FRESH = 'sessauth:fresh';
 export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(SESSAUTH_PUBLIC, true);
 
 /**
- * The route works with or without a user: no `Authorization` header goes on with no user
- * (`@CurrentSession()` / `@CurrentUser()` give null); a bad or expired token is the core's 401.
+ * The route works with or without a user: no `Authorization` header (and, with
+ * JWT_ACCESS_TOKEN_COOKIE on, no access-token cookie, or one that no longer authenticates) goes
+ * on with no user (`@CurrentSession()` / `@CurrentUser()` give null); a bad or expired Bearer
+ * token is the core's 401, a cookie-authenticated unsafe request without its CSRF token the core's 403.
  */
 export const OptionalAuth = (): MethodDecorator & ClassDecorator => SetMetadata(SESSAUTH_OPTIONAL, true);
 

@@ -75,6 +75,16 @@ async function openPage(name: keyof typeof PAGES): Promise<Page> {
 }
 
 const shown = (page: Page) => page.textContent('#session');
+/** Both components of the page show `text` (a prefix when it ends in a space). */
+const bothShow = (page: Page, text: string) =>
+  page.waitForFunction(
+    (expected) =>
+      ['session', 'session-badge'].every((id) => {
+        const value = document.getElementById(id)?.textContent ?? '';
+        return expected.endsWith(' ') ? value.startsWith(expected) : value === expected;
+      }),
+    text,
+  );
 
 describe.each(Object.keys(PAGES) as (keyof typeof PAGES)[])('useSession() of @sessauth/client/%s in Chromium', (name) => {
   it('starts unknown; sign in updates the value with the session id; sign out clears it; restore() signs back in', async (test) => {
@@ -86,9 +96,11 @@ describe.each(Object.keys(PAGES) as (keyof typeof PAGES)[])('useSession() of @se
     await page.waitForFunction(() => document.getElementById('session')?.textContent?.startsWith('signed-in '));
     const sessionId = (await shown(page))!.split(' ')[1]!;
     expect(sessionId).toMatch(/^[\w-]{8,}$/);
+    // The second component on the same client follows too, not only the first to subscribe.
+    await bothShow(page, `signed-in ${sessionId}`);
 
     await page.evaluate(() => window.sessauthClient.logout());
-    await page.waitForFunction(() => document.getElementById('session')?.textContent === 'signed-out -');
+    await bothShow(page, 'signed-out -');
 
     // A second sign-in, and a reload that restores from the refresh cookie: the hook follows each.
     await page.evaluate(() => window.sessauthClient.login({ username: 'alice', password: 'alice-password' }));
@@ -96,7 +108,7 @@ describe.each(Object.keys(PAGES) as (keyof typeof PAGES)[])('useSession() of @se
     await page.reload();
     expect(await shown(page)).toBe('unknown -');
     expect(await page.evaluate(() => window.sessauthClient.restore())).toBe(true);
-    await page.waitForFunction(() => document.getElementById('session')?.textContent?.startsWith('signed-in '));
+    await bothShow(page, 'signed-in ');
     await page.context().close();
   });
 });

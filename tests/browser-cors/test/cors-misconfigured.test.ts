@@ -90,6 +90,9 @@ let example: ExampleApp;
 let spa: Listening;
 let corsAfter: Listening;
 let noPreflight: Listening;
+let postOnly: Listening;
+/** Set: the next `POST /auth/refresh/` of `postOnly` is processed, but the page cannot read its answer. */
+let dropNextRefreshAnswer = false;
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -122,11 +125,48 @@ beforeAll(async () => {
   });
   headersOnly.use(sessauthMiddleware(example.auth));
   noPreflight = await listen(headersOnly);
+  // A CORS layer that allows POST only (all the client's preflighted calls are POSTs), and, as
+  // Spring's CorsProcessor does, refuses a preflight for any other method (the `cors` package
+  // answers every preflight alike). Simple requests get their CORS headers whatever the method.
+  const onlyPost = express();
+  onlyPost.use((req, res, next) => {
+    if (req.headers.origin !== spa.origin) return next();
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+      if (req.headers['access-control-request-method'] !== 'POST') return void res.status(403).end();
+      res.setHeader('access-control-allow-origin', spa.origin);
+      res.setHeader('access-control-allow-credentials', 'true');
+      res.setHeader('access-control-allow-methods', 'POST');
+      res.setHeader('access-control-allow-headers', ALLOWED_HEADERS.join(', '));
+      // Not cached: each preflighted request asks for itself (else Chromium's cache of the refresh's
+      // preflight would stand for the probe's).
+      res.setHeader('access-control-max-age', '0');
+      return void res.status(204).end();
+    }
+    res.setHeader('access-control-allow-origin', spa.origin);
+    res.setHeader('access-control-allow-credentials', 'true');
+    next();
+  });
+  onlyPost.use((req, res, next) => {
+    if (req.method === 'POST' && req.path === '/auth/refresh/' && dropNextRefreshAnswer) {
+      dropNextRefreshAnswer = false;
+      // The session row has rotated by the time the answer is written; the answer goes out
+      // without its CORS header, so the page cannot read it (a cut socket would not do: Chromium
+      // resends a request whose reused connection closed before any answer).
+      const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => typeof res;
+      res.writeHead = ((...args: unknown[]) => {
+        res.removeHeader('access-control-allow-origin');
+        return writeHead(...args);
+      }) as typeof res.writeHead;
+    }
+    next();
+  });
+  onlyPost.use(sessauthMiddleware(example.auth));
+  postOnly = await listen(onlyPost);
 });
 
 afterAll(async () => {
   await browser?.close();
-  await Promise.all([spa?.close(), corsAfter?.close(), noPreflight?.close(), example?.close()]);
+  await Promise.all([spa?.close(), corsAfter?.close(), noPreflight?.close(), postOnly?.close(), example?.close()]);
 });
 
 async function openSpa(tab: Page): Promise<void> {
@@ -165,6 +205,28 @@ describe('@sessauth/client against an API whose CORS is misconfigured (Chromium)
     // The browser sent the preflights and the simple GETs, never the POST itself.
     expect(noPreflight.seen.some((line) => line.startsWith('OPTIONS /auth/refresh/'))).toBe(true);
     expect(noPreflight.seen.filter((line) => line.startsWith('POST /auth/refresh/'))).toEqual([]);
+    await context.close();
+  });
+
+  it('a CORS layer that allows only POST: a processed refresh whose answer was lost stays ambiguous, not "never sent"', async (test) => {
+    if (browser === null) return test.skip('Chromium is not installed (named in the skip line above)');
+    const context = await browser.newContext();
+    const api = `${postOnly.origin}/`;
+    const first = await context.newPage();
+    await openSpa(first);
+    expect(await first.evaluate(([base]) => window.sessauthCall(base!, 'login'), [api])).toMatchObject({ outcome: 'resolved', status: 'signed-in' });
+    // Closed, so the next tab cannot adopt its token and must refresh with the cookie.
+    await first.close();
+    const tab = await context.newPage();
+    await openSpa(tab);
+    dropNextRefreshAnswer = true;
+    const restore = await tab.evaluate(([base]) => window.sessauthCall(base!, 'restore'), [api]);
+    // The refresh reached the API and rotated the token: the client must not keep the spent one as if
+    // nothing was sent (its next refresh would present it and trip reuse detection). The probe asks
+    // for the refresh's own preflight (POST), which this CORS layer grants.
+    expect(postOnly.seen.filter((line) => line.startsWith('POST /auth/refresh/'))).toHaveLength(1);
+    expect(restore.message).not.toMatch(/preflight/);
+    expect(restore).toMatchObject({ status: 'signed-out', signedOut: ['ambiguous'] });
     await context.close();
   });
 });

@@ -7,6 +7,7 @@ import { jsonResponse } from '../http/response.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
 import type { AuthContext } from '../sessions/authenticate.js';
 import { stepUpSession } from '../sessions/step-up.js';
+import { REMEMBER_CLAIM } from '../tokens/token-service.js';
 import { runAuthenticator } from './run-authenticator.js';
 import { throttleAccount } from './throttle-request.js';
 import { checkTokenEndpointRequest } from './token-endpoint-checks.js';
@@ -44,11 +45,13 @@ async function reauthenticate<U>(engine: Engine<U>, request: SessauthRequest, ca
   await throttleAccount(engine, username);
   const checked = await runAuthenticator(engine, { username, password }, request, username);
   if (users.idOf(checked) !== caller.session.userId) throw new SessauthError('invalid_credentials');
-  const accessToken = await stepUpSession(engine, caller.session, { amr: engine.authenticator.amr ?? ['pwd'], acr: null });
+  // "remember": false at login rides in the access token (with the cookie on): the new cookie stays a browser-session one.
+  const remember = caller.claims[REMEMBER_CLAIM] !== false;
+  const accessToken = await stepUpSession(engine, caller.session, { amr: engine.authenticator.amr ?? ['pwd'], acr: null }, remember);
   // A DPoP-bound session's new token is a DPoP token, as login and refresh say (RFC 9449 s5).
   return jsonResponse(
     200,
     (caller.session.dpopJkt ?? null) === null ? { access_token: accessToken } : { access_token: accessToken, token_type: 'DPoP' },
-    { setCookies: accessCookies(engine.options, accessToken) },
+    { setCookies: accessCookies(engine.options, accessToken, remember) },
   );
 }

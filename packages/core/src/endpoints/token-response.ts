@@ -22,6 +22,6 @@ export function tokenResponse<U>(
   if (options.refreshTokenTransport !== 'body') {
     setCookies.push(refreshCookie(options, issued.refreshToken, issued.session.expiresAt, engine.clock.now(), issued.remember !== false));
   }
-  setCookies.push(...accessCookies(options, issued.accessToken));
+  setCookies.push(...accessCookies(options, issued.accessToken, issued.remember !== false));
   return jsonResponse(200, body, { setCookies });
 }

@@ -55,13 +55,15 @@ export function usesRefreshCookie(options: ResolvedOptions): boolean {
  * The access-token cookie (JWT_ACCESS_TOKEN_COOKIE): HttpOnly, SameSite=Lax, Path `/` (every page
  * of the site renders with it), host-only, for the access token's own lifetime. Lax, not Strict: a
  * link from another site must land signed in, while a cross-site POST, iframe or fetch leaves it off.
+ * With `persistent: false` ("remember": false at login) a browser-session cookie, as the refresh
+ * cookie then is: closing the browser ends both, so no page renders signed in afterwards.
  */
-export function accessCookie(options: ResolvedOptions, token: string): string {
+export function accessCookie(options: ResolvedOptions, token: string, persistent = true): string {
   return serializeCookie({
     name: options.accessCookieName,
     value: token,
     path: '/',
-    maxAge: options.accessTokenExpireSeconds,
+    ...(persistent ? { maxAge: options.accessTokenExpireSeconds } : {}),
     httpOnly: true,
     secure: options.accessCookieSecure,
     sameSite: 'Lax',
@@ -88,6 +90,6 @@ export function clearSessionCookies(options: ResolvedOptions): string[] {
 }
 
 /** With the access-token cookie on, a response that issues `token` also sets the cookie. */
-export function accessCookies(options: ResolvedOptions, token: string): string[] {
-  return options.accessTokenCookie ? [accessCookie(options, token)] : [];
+export function accessCookies(options: ResolvedOptions, token: string, persistent = true): string[] {
+  return options.accessTokenCookie ? [accessCookie(options, token, persistent)] : [];
 }

@@ -96,6 +96,11 @@ function checkLifetimes(o: SessauthOptions): void {
   if (o.refreshTokenReuseGraceSeconds !== 0) fail('refreshTokenReuseGraceSeconds', 'must be 0: a reused refresh token always revokes the session');
 }
 
+/**
+ * `o` holds the table's resolved values (defaults filled in, `accessCookieSecure` already
+ * following `refreshCookieSecure`), so names and flags are compared as the cookies will be
+ * set; the `??` below only satisfy the optional option types.
+ */
 function checkCookies(o: SessauthOptions): void {
   if (o.refreshCookieSameSite === 'None' && !(o.refreshCookieSecure && o.refreshCookieHttpOnly)) {
     fail('refreshCookieSameSite', 'None requires JWT_REFRESH_COOKIE_SECURE and JWT_REFRESH_COOKIE_HTTPONLY to be true');

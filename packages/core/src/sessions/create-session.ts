@@ -66,7 +66,14 @@ export async function createSession<U>(services: SessionServices<U>, user: U, fa
   const [securityStamp, location, accessToken, refreshToken] = await Promise.all([
     services.stampDigest(services.users.securityStamp(user)),
     lookupLocation(services.geolocation, facts.clientIp, { timeoutMs: options.geolocationTimeoutMs, logger: services.logger }),
-    services.tokens.mintAccess({ userId, sessionId: id, notAfter: expiresAt, ...(freshness === undefined ? {} : { freshness }), ...bound }),
+    services.tokens.mintAccess({
+      userId,
+      sessionId: id,
+      notAfter: expiresAt,
+      ...(freshness === undefined ? {} : { freshness }),
+      ...bound,
+      ...accessRemember(options, remember),
+    }),
     services.tokens.mintRefresh({ userId, sessionId: id, jti: refreshJti, notAfter: expiresAt, ...(remember ? {} : { remember: false }), ...bound }),
   ]);
   const session = await services.store.createSession({
@@ -91,4 +98,12 @@ export async function createSession<U>(services: SessionServices<U>, user: U, fa
   });
   await recordCreated(services, session, facts.failedLogins ?? null);
   return { session, accessToken, refreshToken, ...(remember ? {} : { remember: false }), ...(dpopJkt === null ? {} : { dpopJkt }) };
+}
+
+/**
+ * The access token's `remember: false`, only with the access-token cookie on: a step-up, which
+ * sees the access token and not the refresh token, then keeps the cookie a browser-session one.
+ */
+export function accessRemember(options: { readonly accessTokenCookie: boolean }, remember: boolean): { remember?: false } {
+  return options.accessTokenCookie && !remember ? { remember: false } : {};
 }

@@ -6,6 +6,7 @@ import { type ClientFacts, emitRefresh, emitReuse, emitRevoke } from './emit-ses
 import { SessauthError } from '../errors/sessauth-error.js';
 import { randomId } from '../tokens/random-id.js';
 import { boundKeyOf, REMEMBER_CLAIM } from '../tokens/token-service.js';
+import { accessRemember } from './create-session.js';
 import { DpopBindingError, DpopProofError } from '../errors/dpop-error.js';
 import type { DpopMode } from '../options/options.js';
 import { constantTimeEqual } from '../text/constant-time-equal.js';
@@ -43,7 +44,7 @@ export async function refreshSession<U>(
   const remember = claims.payload[REMEMBER_CLAIM] !== false;
   const [securityStamp, accessToken, nextRefreshToken] = await Promise.all([
     services.stampDigest(services.users.securityStamp(user)),
-    services.tokens.mintAccess({ userId: claims.sub, sessionId: claims.sid, ...bound }),
+    services.tokens.mintAccess({ userId: claims.sub, sessionId: claims.sid, ...bound, ...accessRemember(services.options, remember) }),
     services.tokens.mintRefresh({ userId: claims.sub, sessionId: claims.sid, jti: nextJti, ...(remember ? {} : { remember: false }), ...bound }),
   ]);
   const now = services.clock.now();
@@ -67,7 +68,15 @@ export async function refreshSession<U>(
       // access token: minted again from the row the swap returned. Others keep the one above.
       const freshness = freshnessClaimsFor(services.options, outcome.session);
       const access =
-        freshness === undefined ? accessToken : await services.tokens.mintAccess({ userId: claims.sub, sessionId: claims.sid, freshness, ...bound });
+        freshness === undefined
+          ? accessToken
+          : await services.tokens.mintAccess({
+              userId: claims.sub,
+              sessionId: claims.sid,
+              freshness,
+              ...bound,
+              ...accessRemember(services.options, remember),
+            });
       return {
         session: outcome.session,
         accessToken: access,

@@ -4,6 +4,7 @@ import type { SessionRecord } from '../store/store-port.js';
 import { emitStepUp } from './emit-session-events.js';
 import type { SessionServices } from './session-services.js';
 import { isActive } from './session-state.js';
+import { accessRemember } from './create-session.js';
 
 /** How the user proved who they are (RFC 8176 `amr` values, an optional `acr`). */
 export interface AuthenticationFacts {
@@ -45,6 +46,8 @@ export async function stepUpSession<U>(
   services: SessionServices<U>,
   session: SessionRecord,
   facts: { amr: readonly string[]; acr: string | null },
+  /** The session's "remember" (false: said by the caller's access token), kept in the new token. */
+  remember = true,
 ): Promise<string> {
   const { store, clock } = services;
   if (typeof store.recordStepUp !== 'function') throw new IntegrationError('step-up needs a store with recordStepUp');
@@ -59,6 +62,7 @@ export async function stepUpSession<U>(
       freshness: { authTime: now, acr: facts.acr },
       // A DPoP-bound session's tokens stay bound (RFC 9449 s6).
       ...((session.dpopJkt ?? null) === null ? {} : { jkt: session.dpopJkt as string }),
+      ...accessRemember(services.options, remember),
     }),
   ]);
   if (!recorded) throw new SessauthError('session_expired');

@@ -31,7 +31,19 @@ export type VerifiedTokenOf<K extends TokenKind> = K extends 'refresh' ? Verifie
 export interface TokenService {
   /** exp = min(iat + accessTokenExpireSeconds, notAfter?). Adds customClaims (reserved ones rejected with an Error - a programmer error). */
   /** `jkt`: the session is bound to that DPoP key; the token carries `cnf.jkt` (RFC 9449 s6). */
-  mintAccess(input: { userId: string; sessionId: string; notAfter?: Date; freshness?: FreshnessClaims; jkt?: string }): Promise<string>;
+  /**
+   * `remember: false`: the token says so (`remember: false`, as the refresh token does), so a
+   * step-up on it can set the access-token cookie without Max-Age. Only asked for with
+   * JWT_ACCESS_TOKEN_COOKIE on: other hosts' access tokens are unchanged.
+   */
+  mintAccess(input: {
+    userId: string;
+    sessionId: string;
+    notAfter?: Date;
+    freshness?: FreshnessClaims;
+    jkt?: string;
+    remember?: boolean;
+  }): Promise<string>;
   /**
    * exp = min(iat + refreshTokenExpireSeconds, notAfter?); carries jti. `remember: false` (a login
    * with `"remember": false`) adds the claim `remember: false`, carried from refresh to refresh.
@@ -134,6 +146,7 @@ export async function createTokenService(options: ResolvedOptions, clock: Clock)
       const fresh = input.freshness === undefined ? claims : { ...claims, ...freshnessClaimsOf(input.freshness) };
       // A bound session's `cnf` is ours, over a custom claim of that name; an unbound token is as before.
       const bound = input.jkt === undefined ? fresh : { ...fresh, [CONFIRMATION_CLAIM]: { jkt: input.jkt } };
+      if (input.remember === false) bound[REMEMBER_CLAIM] = false;
       return mint('access', bound, input, options.accessTokenExpireSeconds, randomId());
     },
 
