@@ -186,7 +186,7 @@ export function eventsDeliverySuite(kit: SuiteKit): void {
       const failed = seen.filter((entry) => entry.name === 'login_failed').map((entry) => entry.event as SessauthEventMap['login_failed']);
       expect(failed).toHaveLength(2);
       // Each event is delivered after its own answer, from its own reads: their order is not the requests'.
-      const [plain, spaced] = [...failed].sort((a, b) => a.usernameLength - b.usernameLength);
+      const [plain, spaced] = [...failed].sort((a, b) => (a.usernameLength ?? 0) - (b.usernameLength ?? 0));
       expect(plain).toMatchObject({ username: null, usernameLength: typed.length });
       expect(spaced).toMatchObject({ username: null, usernameLength: typed.length + 1 });
       expect(plain!.usernameHash).toMatch(/^[A-Za-z0-9_-]{43}$/);
