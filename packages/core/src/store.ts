@@ -16,6 +16,7 @@ export type {
   RateLimitStore,
 } from './store/store-port.js';
 export type { ActivityEntry, ActivityKind, ActivityQuery, AppendActivityInput } from './store/activity-port.js';
+export { type ActivityTableRow, activityEntryFromRow, addToHistories } from './store/activity-rows.js';
 export type {
   SecurityEventOutbox,
   SecurityEventRecord,

@@ -11,6 +11,36 @@ const login = (): Request =>
     body: JSON.stringify({ username: 'alice', password: 'pw' }),
   });
 
+/**
+ * Logs alice in as a browser page does, under `mount`: a CSRF token and cookie from GET csrf/, then the
+ * login POST carrying both. Answers the login's response and what the browser then holds.
+ */
+async function browserLogin(
+  routes: ReturnType<typeof nextRouteHandlers>,
+  mount = '',
+): Promise<{ answer: Response; csrfToken: string; csrfCookie: string }> {
+  const csrf = await routes.GET(new Request(`${BASE}${mount}/auth/csrf/`));
+  const { csrf_token: csrfToken } = (await csrf.json()) as { csrf_token: string };
+  const csrfCookie = csrf.headers.getSetCookie()[0]!.split(';')[0]!;
+  const answer = await routes.POST(
+    new Request(`${BASE}${mount}/auth/login/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: csrfCookie, 'x-csrftoken': csrfToken },
+      body: JSON.stringify({ username: 'alice', password: 'pw' }),
+    }),
+  );
+  return { answer, csrfToken, csrfCookie };
+}
+
+/** The Cookie header of a page load after `browserLogin` with JWT_ACCESS_TOKEN_COOKIE: the CSRF and access-token cookies. */
+function cookiesAfter({ answer, csrfCookie }: { answer: Response; csrfCookie: string }): string {
+  const accessCookie = answer.headers
+    .getSetCookie()
+    .find((line) => line.startsWith('access_token='))!
+    .split(';')[0]!;
+  return `${csrfCookie}; ${accessCookie}`;
+}
+
 describe('@sessauth/fetch/next', () => {
   it('serves the endpoints from the route exports and builds the engine once, on the first request', async () => {
     const engine = testEngine();
@@ -41,16 +71,7 @@ describe('@sessauth/fetch/next', () => {
       [nextRouteHandlers(auth), '/api'],
       [nextRouteHandlers(auth, { mountPath: '/v2' }), '/v2'],
     ] as const) {
-      const csrf = await routes.GET(new Request(`${BASE}${mount}/auth/csrf/`));
-      const { csrf_token: token } = (await csrf.json()) as { csrf_token: string };
-      const cookie = csrf.headers.getSetCookie()[0]!.split(';')[0]!;
-      const answer = await routes.POST(
-        new Request(`${BASE}${mount}/auth/login/`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', cookie, 'x-csrftoken': token },
-          body: JSON.stringify({ username: 'alice', password: 'pw' }),
-        }),
-      );
+      const { answer } = await browserLogin(routes, mount);
       expect(answer.status, await answer.clone().text()).toBe(200);
       expect(answer.headers.getSetCookie().find((line) => line.startsWith('refresh_token='))).toContain(`Path=${mount}/auth/refresh/;`);
     }
@@ -71,22 +92,9 @@ describe('@sessauth/fetch/next', () => {
 
   it('with JWT_ACCESS_TOKEN_COOKIE, getSession reads the cookie of a page load; an unsafe Request by it needs CSRF; off, never', async () => {
     const auth = await testEngine({ refreshTokenTransport: 'cookie', accessTokenCookie: true });
-    const routes = nextRouteHandlers(auth);
-    const csrf = await routes.GET(new Request(`${BASE}/auth/csrf/`));
-    const { csrf_token: csrfToken } = (await csrf.json()) as { csrf_token: string };
-    const csrfCookie = csrf.headers.getSetCookie()[0]!.split(';')[0]!;
-    const answer = await routes.POST(
-      new Request(`${BASE}/auth/login/`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', cookie: csrfCookie, 'x-csrftoken': csrfToken },
-        body: JSON.stringify({ username: 'alice', password: 'pw' }),
-      }),
-    );
-    const accessCookie = answer.headers
-      .getSetCookie()
-      .find((line) => line.startsWith('access_token='))!
-      .split(';')[0]!;
-    const cookie = `${csrfCookie}; ${accessCookie}`;
+    const login = await browserLogin(nextRouteHandlers(auth));
+    const { csrfToken } = login;
+    const cookie = cookiesAfter(login);
     // A server component's headers(): read as a page render.
     expect((await getSession(auth, new Headers({ cookie, host: 'app.test' })))?.user).toMatchObject({ id: expect.any(String) });
     // A route handler's POST carrying only the cookie: the CSRF check refuses it (403 rejects, it is no "no session").
@@ -107,22 +115,9 @@ describe('@sessauth/fetch/next', () => {
 
   it("with JWT_ACCESS_TOKEN_COOKIE, a server action's headers() (a POST) by the cookie alone is refused; a page render's is not", async () => {
     const auth = await testEngine({ refreshTokenTransport: 'cookie', accessTokenCookie: true });
-    const routes = nextRouteHandlers(auth);
-    const csrf = await routes.GET(new Request(`${BASE}/auth/csrf/`));
-    const { csrf_token: csrfToken } = (await csrf.json()) as { csrf_token: string };
-    const csrfCookie = csrf.headers.getSetCookie()[0]!.split(';')[0]!;
-    const answer = await routes.POST(
-      new Request(`${BASE}/auth/login/`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', cookie: csrfCookie, 'x-csrftoken': csrfToken },
-        body: JSON.stringify({ username: 'alice', password: 'pw' }),
-      }),
-    );
-    const accessCookie = answer.headers
-      .getSetCookie()
-      .find((line) => line.startsWith('access_token='))!
-      .split(';')[0]!;
-    const cookie = `${csrfCookie}; ${accessCookie}`;
+    const login = await browserLogin(nextRouteHandlers(auth));
+    const { csrfToken } = login;
+    const cookie = cookiesAfter(login);
     // What headers() holds in a server action, as a browser and Next send it (a form's POST to the page).
     const action = (extra: Record<string, string>): Headers =>
       new Headers({

@@ -1,5 +1,5 @@
-import type { ActivityEntry, ActivityKind, ActivityQuery, AppendActivityInput } from '@sessauth/core/store';
-import { parseStoredLocation } from '@sessauth/core/store';
+import type { ActivityEntry, ActivityQuery, AppendActivityInput } from '@sessauth/core/store';
+import { activityEntryFromRow, addToHistories } from '@sessauth/core/store';
 import type { Kysely } from 'kysely';
 import type { ActivityDb, SessauthActivityTable } from './schema.js';
 import type { StoreContext } from './store-context.js';
@@ -29,21 +29,6 @@ function toRow(entry: ActivityEntry) {
     browser: entry.browser,
     location: entry.location === null ? null : JSON.stringify(entry.location),
     detail: entry.detail,
-  };
-}
-
-function toEntry(row: ActivityRow): ActivityEntry {
-  return {
-    id: row.id,
-    sessionId: row.session_id,
-    userId: row.user_id,
-    kind: row.kind as ActivityKind,
-    at: new Date(Number(row.at)),
-    expiresAt: new Date(Number(row.expires_at)),
-    ipAddress: row.ip_address,
-    browser: row.browser,
-    location: parseStoredLocation(row.location),
-    detail: row.detail,
   };
 }
 
@@ -93,12 +78,7 @@ export async function listActivity(ctx: StoreContext, query: ActivityQuery): Pro
       .orderBy('session_id')
       .orderBy('id')
       .execute();
-    for (const row of rows as ActivityRow[]) {
-      const entry = toEntry(row);
-      const list = found.get(entry.sessionId);
-      if (list === undefined) found.set(entry.sessionId, [entry]);
-      else list.push(entry);
-    }
+    addToHistories(found, (rows as ActivityRow[]).map(activityEntryFromRow));
   }
   return found;
 }

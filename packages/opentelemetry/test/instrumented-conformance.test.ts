@@ -1,7 +1,8 @@
 import { describeAdapterConformance } from '@sessauth/conformance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessauthOpenTelemetry } from '../src/index.js';
-import { mountExpress } from './support/mount-express.js';
+// The conformance app on Express exactly as the HTTP matrix mounts it: one app, two suites.
+import { mountExpress } from '../../../tests/matrix/src/mounts/mount-express.js';
 import { memoryStore, sqliteStore } from './support/otel-app.js';
 import { createTelemetryHarness, useContextManager } from './support/telemetry-harness.js';
 

@@ -1,4 +1,4 @@
-import type { ActivityEntry, ActivityQuery, AppendActivityInput } from '@sessauth/core/store';
+import { type ActivityEntry, type ActivityQuery, type AppendActivityInput, addToHistories } from '@sessauth/core/store';
 import { and, asc, eq, gt, inArray, lt } from 'drizzle-orm';
 import { type ActivityRow, toActivityEntry, toActivityRow } from './activity-row.js';
 import type { StoreContext } from './store-context.js';
@@ -28,12 +28,7 @@ export async function listActivity(ctx: StoreContext, query: ActivityQuery): Pro
       .from(a)
       .where(and(inArray(a.sessionId, ids.slice(start, start + READ_CHUNK)), eq(a.userId, query.userId), gt(a.expiresAt, query.now.getTime())))
       .orderBy(asc(a.sessionId), asc(a.id));
-    for (const row of rows) {
-      const entry = toActivityEntry(row);
-      const list = found.get(entry.sessionId);
-      if (list === undefined) found.set(entry.sessionId, [entry]);
-      else list.push(entry);
-    }
+    addToHistories(found, rows.map(toActivityEntry));
   }
   return found;
 }

@@ -1,5 +1,5 @@
-import type { ActivityEntry, ActivityKind, ActivityQuery, AppendActivityInput } from '@sessauth/core/store';
-import { parseStoredLocation } from '@sessauth/core/store';
+import type { ActivityEntry, ActivityQuery, ActivityTableRow, AppendActivityInput } from '@sessauth/core/store';
+import { activityEntryFromRow, addToHistories } from '@sessauth/core/store';
 import type { SessauthPrismaTransaction } from '../client/prisma-like.js';
 import type { ClientContext } from './store-context.js';
 
@@ -12,34 +12,6 @@ const COLUMNS = ['id', 'session_id', 'user_id', 'kind', 'at', 'expires_at', 'ip_
 const READ_CHUNK = 64;
 /** Rows per DELETE of the purge. */
 const PURGE_BATCH = 1000;
-
-interface RawRow {
-  id: string;
-  session_id: string;
-  user_id: string;
-  kind: string;
-  at: unknown;
-  expires_at: unknown;
-  ip_address: string | null;
-  browser: string | null;
-  location: string | null;
-  detail: string | null;
-}
-
-function toEntry(row: RawRow): ActivityEntry {
-  return {
-    id: row.id,
-    sessionId: row.session_id,
-    userId: row.user_id,
-    kind: row.kind as ActivityKind,
-    at: new Date(Number(row.at)),
-    expiresAt: new Date(Number(row.expires_at)),
-    ipAddress: row.ip_address,
-    browser: row.browser,
-    location: parseStoredLocation(row.location),
-    detail: row.detail,
-  };
-}
 
 function valuesOf(entry: ActivityEntry): unknown[] {
   return [
@@ -102,7 +74,7 @@ export async function listActivity(ctx: ClientContext, query: ActivityQuery): Pr
   const found = new Map<string, ActivityEntry[]>();
   for (let start = 0; start < ids.length; start += READ_CHUNK) {
     const chunk = ids.slice(start, start + READ_CHUNK);
-    const rows = await ctx.client.$queryRawUnsafe<RawRow[]>(
+    const rows = await ctx.client.$queryRawUnsafe<ActivityTableRow[]>(
       `select ${COLUMNS.map(q).join(', ')} from ${names.activity}
        where ${q('session_id')} in (${placeholders(ctx, 1, chunk.length)})
          and ${q('user_id')} = ${sql.placeholder(chunk.length + 1)} and ${q('expires_at')} > ${sql.placeholder(chunk.length + 2)}
@@ -111,12 +83,7 @@ export async function listActivity(ctx: ClientContext, query: ActivityQuery): Pr
       query.userId,
       BigInt(query.now.getTime()),
     );
-    for (const row of rows) {
-      const entry = toEntry(row);
-      const list = found.get(entry.sessionId);
-      if (list === undefined) found.set(entry.sessionId, [entry]);
-      else list.push(entry);
-    }
+    addToHistories(found, rows.map(activityEntryFromRow));
   }
   return found;
 }
