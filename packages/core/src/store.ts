@@ -28,3 +28,4 @@ export { encodeAdminCursor, decodeAdminCursor } from './store/admin-cursor.js';
 export { isActive } from './sessions/session-state.js';
 export { settleWithin } from './time/settle-within.js';
 export { parseStoredAmr, parseStoredLocation } from './store/stored-columns.js';
+export { type SessionModelRow, toSessionModelRow, sessionRecordFromModelRow, isActiveModelRow } from './store/session-model-row.js';

@@ -4,7 +4,8 @@ import { asyncTransactions } from '../store/async-engine.js';
 import { rotateMatch, swapSet, type RotateValues } from '../store/conditions.js';
 import type { QueryDb, SessionEngine } from '../store/engine.js';
 import { afterSwap, type SwapResult } from '../store/rotate-outcome.js';
-import { toRecord, type SessionRow } from '../store/session-row.js';
+import type { SessionRow } from '../store/session-row.js';
+import { sessionRecordFromModelRow } from '@sessauth/core/store';
 import { counterUpdate } from '../store/upsert-counter.js';
 import type { SessauthMysqlTables } from './schema.js';
 
@@ -27,7 +28,7 @@ export function mysqlEngine(db: AnyMysqlDatabase, tables: SessauthMysqlTables): 
   const swap = async (executor: AnyMysqlDatabase, values: RotateValues): Promise<SwapResult> => {
     if (affectedRows(await executor.update(t).set(swapSet(values)).where(rotateMatch(t, values))) !== 1) return 'no_swap';
     const [row] = await executor.select().from(t).where(eq(t.id, values.id));
-    return row === undefined ? null : afterSwap(toRecord(row as SessionRow), values);
+    return row === undefined ? null : afterSwap(sessionRecordFromModelRow(row as SessionRow), values);
   };
   return {
     name: 'mysql',

@@ -4,7 +4,8 @@ import { asyncTransactions } from '../store/async-engine.js';
 import { rotateMatch, swapSet, type RotateValues } from '../store/conditions.js';
 import type { QueryDb, SessionEngine } from '../store/engine.js';
 import type { SwapResult } from '../store/rotate-outcome.js';
-import { toRecord, type SessionRow } from '../store/session-row.js';
+import type { SessionRow } from '../store/session-row.js';
+import { sessionRecordFromModelRow } from '@sessauth/core/store';
 import { type UpsertReturningDb, upsertCounterReturning } from '../store/upsert-counter.js';
 import type { SessauthPgTables } from './schema.js';
 
@@ -16,7 +17,7 @@ export function postgresEngine(db: AnyPgDatabase, tables: SessauthPgTables): Ses
   const t = tables.session;
   const swap = async (executor: AnyPgDatabase, values: RotateValues): Promise<SwapResult> => {
     const [row] = await executor.update(t).set(swapSet(values)).where(rotateMatch(t, values)).returning();
-    return row === undefined ? 'no_swap' : toRecord(row as SessionRow);
+    return row === undefined ? 'no_swap' : sessionRecordFromModelRow(row as SessionRow);
   };
   return {
     name: 'postgres',

@@ -4,7 +4,8 @@ import { activeOf, notRevoked, rotateMatch, swapSet, type RotateValues } from '.
 import type { QueryDb, SessionEngine } from '../store/engine.js';
 import { oldestBeyondCap } from '../store/login-cap.js';
 import { finalOutcome, lockedDecision, type SwapResult } from '../store/rotate-outcome.js';
-import { toRecord, type SessionRow } from '../store/session-row.js';
+import type { SessionRow } from '../store/session-row.js';
+import { sessionRecordFromModelRow } from '@sessauth/core/store';
 import { type UpsertReturningDb, upsertCounterReturning } from '../store/upsert-counter.js';
 import type { SessauthSqliteTables } from './schema.js';
 
@@ -25,7 +26,7 @@ export function sqliteEngine(db: SyncSqliteDatabase, tables: SessauthSqliteTable
   const t = tables.session;
   const swap = (executor: SyncSqliteDatabase, values: RotateValues): SwapResult => {
     const row = executor.update(t).set(swapSet(values)).where(rotateMatch(t, values)).returning().get();
-    return row === undefined ? 'no_swap' : toRecord(row as SessionRow);
+    return row === undefined ? 'no_swap' : sessionRecordFromModelRow(row as SessionRow);
   };
   return {
     name: 'sqlite',

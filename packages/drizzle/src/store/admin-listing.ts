@@ -1,7 +1,8 @@
 import { SessauthError } from '@sessauth/core';
 import { type AdminSessionPage, type AdminSessionQuery, decodeAdminCursor, encodeAdminCursor } from '@sessauth/core/store';
 import { and, desc, eq, gt, isNotNull, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
-import { type SessionRow, toRecord } from './session-row.js';
+import type { SessionRow } from './session-row.js';
+import { sessionRecordFromModelRow } from '@sessauth/core/store';
 import type { StoreContext } from './store-context.js';
 import type { SessionColumns } from './tables.js';
 
@@ -19,7 +20,7 @@ export async function listSessionsForAdmin(ctx: StoreContext, query: AdminSessio
     .where(and(...filters(t, query)))
     .orderBy(desc(t.createdAt), desc(t.id))
     .limit(limit + 1);
-  const sessions = rows.slice(0, limit).map(toRecord);
+  const sessions = rows.slice(0, limit).map(sessionRecordFromModelRow);
   const last = sessions[sessions.length - 1];
   const nextCursor = rows.length > limit && last !== undefined ? encodeAdminCursor({ createdAt: last.createdAt, id: last.id }) : null;
   return { sessions, nextCursor };

@@ -25,7 +25,8 @@ import { recordStepUp } from './record-step-up.js';
 import { renameSession } from './rename-session.js';
 import type { DrizzleDatabase } from './resolve-engine.js';
 import { rotateRefresh } from './rotate-refresh.js';
-import { type SessionRow, toInsertRow, toRecord } from './session-row.js';
+import type { SessionRow } from './session-row.js';
+import { toSessionModelRow, sessionRecordFromModelRow } from '@sessauth/core/store';
 import { createStoreContext, type DrizzleStoreOptions, type StoreContext } from './store-context.js';
 import { verifySchema } from './verify-schema.js';
 
@@ -56,7 +57,7 @@ export class DrizzleSessionStore implements SessionStore {
 
   createSession(input: CreateSessionInput): Promise<SessionRecord> {
     return this.#guard('createSession', async () =>
-      toRecord(await this.#ctx.engine.insertWithinCap(toInsertRow(input.session), input.maxActiveSessions)),
+      sessionRecordFromModelRow(await this.#ctx.engine.insertWithinCap(toSessionModelRow(input.session), input.maxActiveSessions)),
     );
   }
 
@@ -64,7 +65,7 @@ export class DrizzleSessionStore implements SessionStore {
     const { engine, t } = this.#ctx;
     return this.#guard('findSession', async () => {
       const [row] = await engine.db.select<SessionRow>().from(t).where(eq(t.id, id));
-      return row === undefined ? null : toRecord(row);
+      return row === undefined ? null : sessionRecordFromModelRow(row);
     });
   }
 
@@ -76,7 +77,7 @@ export class DrizzleSessionStore implements SessionStore {
         .from(t)
         .where(activeOf(t, userId, now.getTime()))
         .orderBy(desc(t.createdAt), desc(t.id));
-      return rows.map(toRecord);
+      return rows.map(sessionRecordFromModelRow);
     });
   }
 

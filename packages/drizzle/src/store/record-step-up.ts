@@ -1,6 +1,7 @@
 import type { StepUpInput } from '@sessauth/core/store';
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import { isActiveRow, type SessionRow } from './session-row.js';
+import type { SessionRow } from './session-row.js';
+import { isActiveModelRow } from '@sessauth/core/store';
 import type { StoreContext } from './store-context.js';
 
 /**
@@ -19,7 +20,7 @@ export async function recordStepUp(ctx: StoreContext, input: StepUpInput): Promi
   return (
     row !== undefined &&
     row.userId === input.userId &&
-    isActiveRow(row, nowMs) &&
+    isActiveModelRow(row, nowMs) &&
     Number(row.authTime) === values.authTime &&
     row.amr === values.amr &&
     (row.acr ?? null) === values.acr

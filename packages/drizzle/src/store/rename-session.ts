@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import { isActiveRow, type SessionRow } from './session-row.js';
+import type { SessionRow } from './session-row.js';
+import { isActiveModelRow } from '@sessauth/core/store';
 import type { StoreContext } from './store-context.js';
 
 /**
@@ -13,5 +14,5 @@ export async function renameSession(ctx: StoreContext, id: string, userId: strin
   const owned = and(eq(t.id, id), eq(t.userId, userId), isNull(t.expiredAt), gt(t.expiresAt, nowMs));
   if ((await engine.changed(engine.db.update(t).set({ name }).where(owned))) > 0) return true;
   const [row] = await engine.db.select<SessionRow>().from(t).where(eq(t.id, id));
-  return row !== undefined && row.userId === userId && isActiveRow(row, nowMs) && row.name === name;
+  return row !== undefined && row.userId === userId && isActiveModelRow(row, nowMs) && row.name === name;
 }

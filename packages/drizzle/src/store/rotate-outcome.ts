@@ -1,6 +1,7 @@
 import type { RotateOutcome, RotateRefreshInput, SessionRecord } from '@sessauth/core/store';
 import type { RotateValues } from './conditions.js';
-import { isActiveRow, type SessionRow } from './session-row.js';
+import type { SessionRow } from './session-row.js';
+import { isActiveModelRow } from '@sessauth/core/store';
 
 /** The record after a swap, `null` when it swapped but the row is gone already, or 'no_swap'. */
 export type SwapResult = SessionRecord | null | 'no_swap';
@@ -25,7 +26,7 @@ export function swapOutcome(swapped: SessionRecord | null): RotateOutcome {
 export function finalOutcome(row: SessionRow | undefined, values: RotateValues): RotateOutcome | null {
   if (row === undefined) return { status: 'missing' };
   if (row.userId !== values.userId) return { status: 'wrong_user' };
-  if (!isActiveRow(row, values.now)) return { status: 'expired' };
+  if (!isActiveModelRow(row, values.now)) return { status: 'expired' };
   return null;
 }
 

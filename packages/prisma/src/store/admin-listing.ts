@@ -1,7 +1,7 @@
 import { SessauthError } from '@sessauth/core';
 import { type AdminSessionPage, type AdminSessionQuery, decodeAdminCursor, encodeAdminCursor } from '@sessauth/core/store';
 import type { SessionWhere } from '../client/prisma-like.js';
-import { toRecord } from './session-row.js';
+import { sessionRecordFromModelRow } from '@sessauth/core/store';
 import type { ClientContext } from './store-context.js';
 
 /**
@@ -16,7 +16,7 @@ export async function listSessionsForAdmin(ctx: ClientContext, query: AdminSessi
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: limit + 1,
   });
-  const sessions = rows.slice(0, limit).map(toRecord);
+  const sessions = rows.slice(0, limit).map(sessionRecordFromModelRow);
   const last = sessions[sessions.length - 1];
   const nextCursor = rows.length > limit && last !== undefined ? encodeAdminCursor({ createdAt: last.createdAt, id: last.id }) : null;
   return { sessions, nextCursor };

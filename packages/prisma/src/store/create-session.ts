@@ -1,6 +1,6 @@
 import type { CreateSessionInput, SessionRecord } from '@sessauth/core/store';
 import { oldestBeyondCap } from './login-cap.js';
-import { toInsertRow, toRecord } from './session-row.js';
+import { toSessionModelRow, sessionRecordFromModelRow } from '@sessauth/core/store';
 import { activeOf } from './session-writes.js';
 import type { ClientContext } from './store-context.js';
 
@@ -11,7 +11,7 @@ import type { ClientContext } from './store-context.js';
  * leave more than the cap active.
  */
 export async function createSession(ctx: ClientContext, input: CreateSessionInput): Promise<SessionRecord> {
-  const row = toInsertRow(input.session);
+  const row = toSessionModelRow(input.session);
   const now = Number(row.createdAt);
   const stored = await ctx.client.$transaction(async (tx) => {
     await ctx.sql.lockUser(tx, ctx.names, row.userId);
@@ -25,5 +25,5 @@ export async function createSession(ctx: ClientContext, input: CreateSessionInpu
     await tx.sessauthSession.create({ data: inserted });
     return inserted;
   }, ctx.transaction);
-  return toRecord(stored);
+  return sessionRecordFromModelRow(stored);
 }

@@ -21,7 +21,7 @@ import { createSession } from './create-session.js';
 import { guard } from './guard.js';
 import { purgeExpired } from './purge-expired.js';
 import { rotateRefresh } from './rotate-refresh.js';
-import { isActiveRow, toRecord } from './session-row.js';
+import { isActiveModelRow, sessionRecordFromModelRow } from '@sessauth/core/store';
 import { activeOf, revokeAt } from './session-writes.js';
 import { type ClientContext, type ClientOptions, createClientContext } from './store-context.js';
 import { mappedElsewhere, verifySchema } from './verify-schema.js';
@@ -72,14 +72,14 @@ export class PrismaSessionStore implements SessionStore {
   findSession(id: string): Promise<SessionRecord | null> {
     return this.#guard('findSession', async () => {
       const row = await this.#sessions.findUnique({ where: { id } });
-      return row === null ? null : toRecord(row);
+      return row === null ? null : sessionRecordFromModelRow(row);
     });
   }
 
   listActiveSessions(userId: string, now: Date): Promise<SessionRecord[]> {
     return this.#guard('listActiveSessions', async () => {
       const rows = await this.#sessions.findMany({ where: activeOf(userId, now.getTime()), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
-      return rows.map(toRecord);
+      return rows.map(sessionRecordFromModelRow);
     });
   }
 
@@ -112,7 +112,7 @@ export class PrismaSessionStore implements SessionStore {
       const nowMs = now.getTime();
       if ((await this.#sessions.updateMany({ where: { id, ...activeOf(userId, nowMs) }, data: { name } })).count > 0) return true;
       const row = await this.#sessions.findUnique({ where: { id } });
-      return row !== null && row.userId === userId && isActiveRow(row, nowMs) && row.name === name;
+      return row !== null && row.userId === userId && isActiveModelRow(row, nowMs) && row.name === name;
     });
   }
 
@@ -131,7 +131,7 @@ export class PrismaSessionStore implements SessionStore {
       return (
         row !== null &&
         row.userId === input.userId &&
-        isActiveRow(row, nowMs) &&
+        isActiveModelRow(row, nowMs) &&
         Number(row.authTime) === data.authTime &&
         row.amr === data.amr &&
         (row.acr ?? null) === data.acr

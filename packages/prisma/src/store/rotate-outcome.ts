@@ -1,6 +1,6 @@
 import type { RotateOutcome, RotateRefreshInput, SessionRecord } from '@sessauth/core/store';
 import type { SessionModel, SessionWhere } from '../client/prisma-like.js';
-import { isActiveRow } from './session-row.js';
+import { isActiveModelRow } from '@sessauth/core/store';
 
 /** What one `rotateRefresh` call compares and writes, instants in epoch milliseconds. */
 export interface RotateValues {
@@ -49,7 +49,7 @@ export type SwapResult = SessionRecord | null | 'no_swap';
 export function finalOutcome(row: SessionModel | null, values: RotateValues): RotateOutcome | null {
   if (row === null) return { status: 'missing' };
   if (row.userId !== values.userId) return { status: 'wrong_user' };
-  if (!isActiveRow(row, values.now)) return { status: 'expired' };
+  if (!isActiveModelRow(row, values.now)) return { status: 'expired' };
   return null;
 }
 

@@ -1,7 +1,7 @@
 import type { SessauthPrismaTransaction } from '../client/prisma-like.js';
 import type { ProviderSql } from '../provider/provider-sql.js';
 import { afterSwap, type RotateValues, rotateWhere, type SwapResult } from './rotate-outcome.js';
-import { toRecord } from './session-row.js';
+import { sessionRecordFromModelRow } from '@sessauth/core/store';
 
 /**
  * The compare-and-swap as one conditional UPDATE: `updateManyAndReturn` where the engine has
@@ -12,9 +12,9 @@ export async function swap(executor: SessauthPrismaTransaction, sql: ProviderSql
   const returning = executor.sessauthSession.updateManyAndReturn;
   if (sql.updateReturning && returning !== undefined) {
     const [row] = await returning.call(executor.sessauthSession, update);
-    return row === undefined ? 'no_swap' : toRecord(row);
+    return row === undefined ? 'no_swap' : sessionRecordFromModelRow(row);
   }
   if ((await executor.sessauthSession.updateMany(update)).count !== 1) return 'no_swap';
   const row = await executor.sessauthSession.findUnique({ where: { id: values.id } });
-  return row === null ? null : afterSwap(toRecord(row), values);
+  return row === null ? null : afterSwap(sessionRecordFromModelRow(row), values);
 }
