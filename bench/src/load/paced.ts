@@ -22,6 +22,8 @@ class Connection {
   #buffer: Buffer = Buffer.alloc(0);
   #due = 0;
   busy = false;
+  /** The server closed it (or it failed): it takes no more requests. */
+  closed = false;
 
   /** When the request in flight was due. */
   get due(): number {
@@ -106,9 +108,23 @@ export async function runPaced(spec: PacedSpec): Promise<LoadResult> {
     else idle.push(connection);
     if (answered === total) allAnswered?.();
   };
+  /** The connection idle longest: round robin, so none sits idle past a server's keep-alive timeout (Node's: 5 s). */
+  const takeIdle = (): Connection | undefined => {
+    let connection = idle.shift();
+    while (connection?.closed === true) connection = idle.shift();
+    return connection;
+  };
   const sockets = await Promise.all(Array.from({ length: spec.connections }, () => openConnection(host, port)));
   const connections = sockets.map((socket) => new Connection(socket, onDone));
-  for (const socket of sockets) socket.on('error', () => void (failures += 1));
+  let finished = false;
+  for (const connection of connections) {
+    connection.socket.on('error', () => {}); // 'close' follows and counts it
+    // A connection the server closes mid-run is a failure; its request in flight stays unanswered.
+    connection.socket.on('close', () => {
+      connection.closed = true;
+      if (!finished) failures += 1;
+    });
+  }
   idle.push(...connections);
 
   const interval = 1000 / spec.ratePerSecond;
@@ -120,7 +136,7 @@ export async function runPaced(spec: PacedSpec): Promise<LoadResult> {
       while (next < total && start + next * interval <= now) {
         const due = start + next * interval;
         next += 1;
-        const connection = idle.pop();
+        const connection = takeIdle();
         if (connection !== undefined) connection.send(request, due);
         else waiting.push(due);
       }
@@ -141,6 +157,7 @@ export async function runPaced(spec: PacedSpec): Promise<LoadResult> {
   const pendingDues = [...connections.filter((c) => c.busy).map((c) => c.due), ...waiting.slice(waitingHead)];
   let filled = completed;
   for (const due of pendingDues) latencies[filled++] = end - due;
+  finished = true;
   for (const socket of sockets) socket.destroy();
   const sorted = latencies.subarray(0, filled).sort();
   return {
