@@ -1,4 +1,12 @@
-import { createPasswordAuthenticator, createSessauth, type Sessauth, type SessionStore, type RateLimitStore, type UserPort } from '@sessauth/core';
+import {
+  createPasswordAuthenticator,
+  createSessauth,
+  type Sessauth,
+  type SessauthOptions,
+  type SessionStore,
+  type RateLimitStore,
+  type UserPort,
+} from '@sessauth/core';
 import type { SessauthRequest } from '@sessauth/core/adapter';
 import { argon2PasswordHasher } from '@sessauth/core/argon2';
 import { ACCESS_TOKEN_SECONDS, AUDIENCE, ISSUER, SECRET } from './config.js';
@@ -43,11 +51,19 @@ export class BenchUsers implements UserPort<BenchUser> {
   }
 }
 
+/** Settings a measurement turns on or off beside the bench's own (DPoP, coalesced reads). */
+export type BenchOverrides = Pick<SessauthOptions, 'dpop' | 'coalesceSessionReads'>;
+
 /**
  * The engine as a host builds it, with the throttles off (the bench logs in and
  * refreshes far above 5/min from one address) and long-lived access tokens.
  */
-export function createBenchAuth(store: SessionStore, rateLimitStore: RateLimitStore, users: BenchUsers): Promise<Sessauth<BenchUser>> {
+export function createBenchAuth(
+  store: SessionStore,
+  rateLimitStore: RateLimitStore,
+  users: BenchUsers,
+  overrides: BenchOverrides = {},
+): Promise<Sessauth<BenchUser>> {
   return createSessauth<BenchUser>({
     options: {
       secretKey: SECRET,
@@ -57,6 +73,7 @@ export function createBenchAuth(store: SessionStore, rateLimitStore: RateLimitSt
       loginThrottleRate: '0',
       refreshThrottleRate: '0',
       maxActiveSessions: 1000,
+      ...overrides,
     },
     store,
     rateLimitStore,
@@ -79,9 +96,9 @@ export interface TokenPair {
   readonly refreshToken: string;
 }
 
-/** A real login through the engine's own endpoint (argon2 verify included). */
-export async function logIn(auth: Sessauth<BenchUser>, username: string, password: string): Promise<TokenPair> {
-  const response = await auth.handle(inProcessRequest('POST', `${auth.options.prefix}/login/`, {}, JSON.stringify({ username, password })));
+/** A real login through the engine's own endpoint (argon2 verify included), with `headers` (a `DPoP` proof, its `host`). */
+export async function logIn(auth: Sessauth<BenchUser>, username: string, password: string, headers: Record<string, string> = {}): Promise<TokenPair> {
+  const response = await auth.handle(inProcessRequest('POST', `${auth.options.prefix}/login/`, headers, JSON.stringify({ username, password })));
   return tokensOf(response?.status, response?.body ?? null, 'login');
 }
 

@@ -7,6 +7,10 @@ export interface BenchArgs {
   readonly durationSeconds: number;
   readonly warmupSeconds: number;
   readonly connections: number;
+  /** A second saturated load with this many connections (0: none). */
+  readonly highConnections: number;
+  /** The paced load, as a fraction of jose-only's saturated rate (0: none). */
+  readonly pacedFraction: number;
   readonly frameworks: readonly Framework[];
   readonly stores: readonly StoreName[];
   readonly peers: boolean;
@@ -21,10 +25,12 @@ export interface BenchArgs {
 }
 
 export const USAGE = `pnpm bench [options]
-  --rounds N            interleaved rounds (default 3; use more on a busy machine)
-  --duration S          measured seconds per variant and round (default 8)
-  --warmup S            warm-up seconds before each measurement (default 2)
+  --rounds N            interleaved rounds (default 4; use more on a busy machine)
+  --duration S          measured seconds per variant, load and round (default 8)
+  --warmup S            warm-up seconds per variant before the rounds (default 2)
   --connections C       load-generator connections (default 32)
+  --high-connections C  a second saturated load with C connections (default 256; 0 skips it)
+  --paced-load F        a fixed offered load at F × jose-only's saturated rate, open loop (default 0.5; 0 skips it)
   --frameworks a,b      ${FRAMEWORKS.join(',')} (default all)
   --stores a,b          ${STORE_NAMES.join(',')} (default all)
   --no-peers            skip better-auth and express-session
@@ -62,6 +68,8 @@ export function parseBenchArgs(argv: readonly string[], defaultOut: string): Ben
       duration: { type: 'string' },
       warmup: { type: 'string' },
       connections: { type: 'string' },
+      'high-connections': { type: 'string' },
+      'paced-load': { type: 'string' },
       frameworks: { type: 'string' },
       stores: { type: 'string' },
       'no-peers': { type: 'boolean' },
@@ -82,13 +90,15 @@ export function parseBenchArgs(argv: readonly string[], defaultOut: string): Ben
   }
   const generator = values.generator;
   if (generator !== undefined && generator !== 'wrk' && generator !== 'autocannon') throw new Error('--generator: wrk or autocannon');
-  const rounds = positive(values.rounds, 3, 'rounds');
+  const rounds = positive(values.rounds, 4, 'rounds');
   if (rounds < 3 && values['ops-only'] !== true) console.warn('fewer than 3 rounds: ratios will be unreliable');
   return {
     rounds,
     durationSeconds: positive(values.duration, 8, 'duration'),
     warmupSeconds: positive(values.warmup, 2, 'warmup'),
     connections: positive(values.connections, 32, 'connections'),
+    highConnections: positive(values['high-connections'], 256, 'high-connections'),
+    pacedFraction: positive(values['paced-load'], 0.5, 'paced-load'),
     frameworks: list(values.frameworks, FRAMEWORKS, 'frameworks'),
     stores: list(values.stores, STORE_NAMES, 'stores'),
     peers: values['no-peers'] !== true,

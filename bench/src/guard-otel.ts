@@ -13,8 +13,8 @@ import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { parseArgs } from 'node:util';
 import { sessauthOpenTelemetry } from '@sessauth/opentelemetry';
-import { cpuPerCall } from './cpu-per-call.js';
-import { guardOf, type Once } from './memory-guard.js';
+import { cpuPerCall, type Once } from './cpu-per-call.js';
+import { guardOf } from './memory-guard.js';
 import { spread } from './stats.js';
 
 const CALLERS = 32;

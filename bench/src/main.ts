@@ -6,12 +6,13 @@ import { SEEDED_SESSIONS } from './config.js';
 import { autocannonGenerator } from './load/autocannon.js';
 import type { LoadGenerator } from './load/load-result.js';
 import { findWrk } from './load/wrk.js';
+import { loadPoints } from './load-points.js';
 import { runOperations } from './ops/run-operations.js';
 import { prepareStores } from './prepare-stores.js';
 import { machineInfo, packageVersions, type MachineInfo } from './report/machine-info.js';
 import { toMarkdown } from './report/markdown.js';
 import { serverVersions } from './report/server-versions.js';
-import { guardChart } from './report/svg-chart.js';
+import { guardChart, latencyChart } from './report/svg-chart.js';
 import type { BenchResults, OperationRow } from './results.js';
 import { runMatrix, type Sample } from './run-matrix.js';
 import { cleanUp } from './stores/cleanup.js';
@@ -48,12 +49,15 @@ async function main(): Promise<void> {
     if (args.guard) {
       await prepareStores(args.stores, log);
       const variants = listVariants({ frameworks: args.frameworks, stores: args.stores, peers: args.peers, routes: args.routes });
-      log(`${variants.length} variants × ${args.rounds} rounds × ${args.warmupSeconds + args.durationSeconds} s`);
+      const loads = loadPoints(args.connections, args.highConnections, args.pacedFraction);
+      log(
+        `${variants.length} variants × ${args.rounds} rounds × ${loads.length} loads × ${args.durationSeconds} s (+ ${args.warmupSeconds} s warm-up each)`,
+      );
       samples = await runMatrix(variants, {
         rounds: args.rounds,
         durationSeconds: args.durationSeconds,
         warmupSeconds: args.warmupSeconds,
-        connections: args.connections,
+        loads,
         generator,
         log,
       });
@@ -88,6 +92,8 @@ function writeResults(
       durationSeconds: args.durationSeconds,
       warmupSeconds: args.warmupSeconds,
       connections: args.connections,
+      highConnections: args.highConnections,
+      pacedFraction: args.pacedFraction,
       seededSessions: SEEDED_SESSIONS,
       command: `pnpm bench ${process.argv.slice(2).join(' ')}`.trim(),
     },
@@ -100,6 +106,11 @@ function writeResults(
   if (samples.length > 0) {
     const title = `Guarded GET /me, req/s (${machine.nproc} × ${machine.cpuModel}, Node ${machine.node}, ${args.rounds} rounds)`;
     writeFileSync(`${out}/guard-req-per-s.svg`, guardChart(results.guard.summaries, title));
+    const paced = results.guard.summaries.find((s) => s.load.startsWith('paced-'))?.load;
+    if (paced !== undefined) {
+      const latencyTitle = `Guarded GET /me, p99 latency at a fixed load (${paced.slice(6)} of jose-only's rate), ms (${machine.nproc} × ${machine.cpuModel}, ${args.rounds} rounds)`;
+      writeFileSync(`${out}/guard-p99-at-fixed-load.svg`, latencyChart(results.guard.summaries, paced, latencyTitle));
+    }
   }
   return results;
 }

@@ -1,10 +1,11 @@
 // The guard of a sessauth engine on the memory store, in process, for the CPU benches
-// (guard-cpu.ts, guard-otel.ts): SEEDED_SESSIONS other sessions, one user logged in.
+// (guard-cpu.ts, guard-otel.ts): SEEDED_SESSIONS other sessions, one user logged in. It takes
+// the core package as a parameter, so another copy of packages/core can be set beside this one.
 import type * as Core from '@sessauth/core';
+import { inProcessRequest } from './bench-auth.js';
 import { AUDIENCE, BENCH_USER, ISSUER, SECRET, SEEDED_SESSIONS } from './config.js';
-
-/** One call of the thing measured. */
-export type Once = () => Promise<unknown>;
+import type { Once } from './cpu-per-call.js';
+import { seedSessions } from './stores/seed.js';
 
 /** A plain-text "hasher": the guard never hashes; login only needs to find the user. */
 const plainHasher = { hash: async (p: string) => p, verify: async (h: string, p: string) => h === p };
@@ -12,24 +13,7 @@ const plainHasher = { hash: async (p: string) => p, verify: async (h: string, p:
 /** `auth.authenticate` of an engine built from `core`, with `instrumentation` when given. */
 export async function guardOf(core: typeof Core, instrumentation?: Core.SessauthInstrumentation): Promise<Once> {
   const store = new core.MemorySessionStore();
-  const now = new Date();
-  for (let i = 0; i < SEEDED_SESSIONS; i += 1) {
-    await store.createSession({
-      session: {
-        id: `filler-${i}`,
-        userId: `filler-user-${i}`,
-        refreshJti: `j${i}`,
-        securityStamp: 's',
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + 86_400_000),
-        ipAddress: null,
-        userAgent: null,
-        browser: null,
-        location: null,
-      },
-      maxActiveSessions: 20,
-    });
-  }
+  await seedSessions(store, SEEDED_SESSIONS);
   const user = { id: BENCH_USER.id, username: BENCH_USER.username, password: BENCH_USER.password, stamp: 'stamp-1' };
   const users = {
     findById: async (id: string) => (id === user.id ? user : null),
@@ -44,16 +28,7 @@ export async function guardOf(core: typeof Core, instrumentation?: Core.Sessauth
     authenticator: core.createPasswordAuthenticator({ users, hasher: plainHasher }),
     ...(instrumentation === undefined ? {} : { instrumentation }),
   });
-  const body = new TextEncoder().encode(JSON.stringify({ username: user.username, password: user.password }));
-  const login = await auth.handle({
-    method: 'POST',
-    path: '/auth/login/',
-    query: '',
-    peerAddress: '127.0.0.1',
-    secure: false,
-    headers: new Map([['content-type', ['application/json']]]),
-    readBody: async () => body,
-  });
+  const login = await auth.handle(inProcessRequest('POST', '/auth/login/', {}, JSON.stringify({ username: user.username, password: user.password })));
   const token = (JSON.parse(login!.body!) as { access_token: string }).access_token;
   const input = { authorization: [`Bearer ${token}`] };
   await auth.authenticate(input);

@@ -7,8 +7,8 @@ import type { Comparison, VariantSummary } from './summarize.js';
 export interface OperationRow {
   readonly operation: string;
   readonly store: string;
-  /** What `value` counts: `ops/s`, `x` (a ratio). */
-  readonly unit: 'ops/s' | 'x';
+  /** What `value` counts: `ops/s`, `x` (a ratio), `µs` (CPU time per call). */
+  readonly unit: 'ops/s' | 'x' | 'µs';
   readonly value: Spread;
   /** `>= 5000`, `<= 1.3`; absent when the issue set none. */
   readonly target: string | undefined;
@@ -27,6 +27,10 @@ export interface BenchResults {
     readonly durationSeconds: number;
     readonly warmupSeconds: number;
     readonly connections: number;
+    /** The second saturated load's connections (0: none; absent in older results). */
+    readonly highConnections?: number;
+    /** The paced load's fraction of jose-only's saturated rate (0: none; absent in older results). */
+    readonly pacedFraction?: number;
     readonly seededSessions: number;
     readonly command: string;
   };

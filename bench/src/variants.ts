@@ -1,9 +1,14 @@
 import { STORE_NAMES, type StoreName } from './config.js';
 
+/** The stores whose guard reads are coalesced, so the setting has an on/off pair to measure. */
+export const COALESCING_STORES = ['postgres', 'mariadb', 'redis'] as const;
+export type CoalescingStore = (typeof COALESCING_STORES)[number];
+const isCoalescing = (store: StoreName): store is CoalescingStore => (COALESCING_STORES as readonly string[]).includes(store);
+
 export const FRAMEWORKS = ['express', 'fastify', 'koa', 'hono'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
 
-export const ROUTE_KINDS = ['bare', 'jose', 'hand', 'sessauth', 'better-auth', 'express-session'] as const;
+export const ROUTE_KINDS = ['bare', 'jose', 'hand', 'sessauth', 'sessauth-uncoalesced', 'better-auth', 'express-session'] as const;
 export type RouteKind = (typeof ROUTE_KINDS)[number];
 
 export type Route =
@@ -11,6 +16,8 @@ export type Route =
   | { readonly kind: 'jose' }
   | { readonly kind: 'hand'; readonly store: StoreName }
   | { readonly kind: 'sessauth'; readonly store: StoreName }
+  /** sessauth with JWT_COALESCE_SESSION_READS off, on the stores that batch reads (docs/coalesced-reads.md). */
+  | { readonly kind: 'sessauth-uncoalesced'; readonly store: CoalescingStore }
   | { readonly kind: 'better-auth'; readonly store: 'sqlite' | 'postgres' }
   | { readonly kind: 'express-session'; readonly store: 'redis' };
 
@@ -40,7 +47,8 @@ export interface VariantFilter {
 
 /**
  * Every variant for the chosen frameworks and stores: the framework floor, the
- * jose-only limit, the hand-written guard and sessauth per store; the peers run
+ * jose-only limit, the hand-written guard and sessauth per store (and sessauth with
+ * coalesced reads off where the store coalesces them); the peers run
  * on Express (the framework their own docs lead with) and on the stores they share with us.
  */
 export function listVariants(filter: VariantFilter): Variant[] {
@@ -49,6 +57,7 @@ export function listVariants(filter: VariantFilter): Variant[] {
     variants.push(variantOf(framework, { kind: 'bare' }), variantOf(framework, { kind: 'jose' }));
     for (const store of STORE_NAMES.filter((s) => filter.stores.includes(s))) {
       variants.push(variantOf(framework, { kind: 'hand', store }), variantOf(framework, { kind: 'sessauth', store }));
+      if (isCoalescing(store)) variants.push(variantOf(framework, { kind: 'sessauth-uncoalesced', store }));
     }
   }
   if (filter.peers && filter.frameworks.includes('express')) {
@@ -68,6 +77,7 @@ export function parseVariant(id: string): Variant {
   const store = name.slice(dash + 1) as StoreName;
   if (!STORE_NAMES.includes(store)) throw new Error(`unknown store in ${id}`);
   if (kind === 'hand' || kind === 'sessauth') return variantOf(framework, { kind, store });
+  if (kind === 'sessauth-uncoalesced' && isCoalescing(store)) return variantOf(framework, { kind, store });
   if (kind === 'better-auth' && (store === 'sqlite' || store === 'postgres')) return variantOf(framework, { kind, store });
   if (kind === 'express-session' && store === 'redis') return variantOf(framework, { kind, store });
   throw new Error(`unknown variant ${id}`);

@@ -16,6 +16,7 @@ export const autocannonGenerator: LoadGenerator = {
       requests: result.requests.total,
       latencyP50Ms: result.latency.p50,
       latencyP99Ms: result.latency.p99,
+      latencyP999Ms: result.latency.p99_9,
       failures: result.non2xx + result.errors + result.timeouts,
     };
   },

@@ -1,12 +1,14 @@
 import type { BenchArgs } from '../cli-args.js';
 import type { LoadGenerator } from '../load/load-result.js';
 import type { OperationRow } from '../results.js';
+import type { Spread } from '../stats.js';
+import { cpuSpread, dpopGuardRows, interleave, proofVerificationTarget } from './dpop-guard.js';
 import { loginBurstRow } from './login-burst.js';
 import { startPrivateRedis } from './private-redis.js';
 import { listRow, loginRow, refreshRow, type OpsSettings } from './refresh-login-list.js';
 import { scaleRows } from './scale.js';
 
-/** Item 2 of the issue: refresh, login, the session list, the login burst and the scale test, per chosen store. */
+/** Refresh, login, the session list, the login burst, the DPoP guard and the scale test, per chosen store. */
 export async function runOperations(args: BenchArgs, generator: LoadGenerator, log: (line: string) => void): Promise<OperationRow[]> {
   const settings: OpsSettings = { rounds: Math.max(3, Math.min(args.rounds, 5)), seconds: args.opsSeconds, log };
   const rows: OperationRow[] = [];
@@ -32,6 +34,23 @@ export async function runOperations(args: BenchArgs, generator: LoadGenerator, l
   for (const store of args.stores) await attempt('session list', store, () => listRow(store, settings));
   if (args.stores.includes('sqlite'))
     await attempt('guarded route during a login burst', 'sqlite', () => loginBurstRow(generator, args.connections, settings));
+  // Issue 22: the guard with DPoP beside the Bearer guard, and one proof verification alone.
+  let proofAlone: Spread | undefined;
+  await attempt('one DPoP proof verification', 'any', async () => {
+    const [slices] = [...(await interleave([await proofVerificationTarget()], settings.rounds, settings.seconds)).values()];
+    proofAlone = cpuSpread(slices!);
+    log(`one DPoP proof verification: ${proofAlone.median.toFixed(1)} µs CPU`);
+    return {
+      operation: 'one DPoP proof verification alone (jose ES256 verify + key thumbprint, in process)',
+      store: 'any',
+      unit: 'µs',
+      value: proofAlone,
+      target: undefined,
+      met: undefined,
+      detail: '32 callers; the library work the guard does per DPoP proof, before the `jti` record',
+    };
+  });
+  for (const store of args.stores) await attempt('guard with DPoP', store, () => dpopGuardRows(store, settings.rounds, settings.seconds, proofAlone));
   const [small, large] = [Math.min(...args.scale), Math.max(...args.scale)];
   if (small < large) {
     for (const store of args.stores) {

@@ -43,12 +43,13 @@ async function start(variant: Variant): Promise<Started> {
       const token = await mintAccessToken(BENCH_USER.id, HAND_SESSION_ID, ACCESS_TOKEN_SECONDS);
       return { server: await listen({ kind: 'verify', verify: guard.verify }), headers: bearer(token), close: () => guard.close() };
     }
-    case 'sessauth': {
+    case 'sessauth':
+    case 'sessauth-uncoalesced': {
       const store = await openStore(route.store);
       // The persistent stores were seeded once by the runner; the memory store lives in this process.
       if (route.store === 'memory') await seedSessions(store.sessions, SEEDED_SESSIONS);
       const users = await BenchUsers.create([BENCH_USER]);
-      const auth = await createBenchAuth(store.sessions, store.rateLimits, users);
+      const auth = await createBenchAuth(store.sessions, store.rateLimits, users, { coalesceSessionReads: route.kind === 'sessauth' });
       const { accessToken } = await logIn(auth, BENCH_USER.username, BENCH_USER.password);
       return { server: await listen({ kind: 'sessauth', auth }), headers: bearer(accessToken), close: () => store.close() };
     }
