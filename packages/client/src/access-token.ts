@@ -7,6 +7,8 @@ export interface AccessToken {
   readonly expiresAt: number;
   /** Its full lifetime in ms (`exp - iat`), for the refresh-ahead margin. */
   readonly lifetimeMs: number;
+  /** The DPoP key it is bound to (`cnf.jkt`, RFC 9449 s6), or null for a bearer token. */
+  readonly jkt: string | null;
 }
 
 /**
@@ -21,7 +23,23 @@ export function readAccessToken(raw: string, receivedAt: number): AccessToken {
   const iat = numberClaim(payload, 'iat');
   const lifetimeMs = iat !== null && exp > iat ? (exp - iat) * 1000 : Math.max(0, exp * 1000 - receivedAt);
   const sid = typeof payload.sid === 'string' ? payload.sid : null;
-  return { raw, sid, expiresAt: receivedAt + lifetimeMs, lifetimeMs };
+  return { raw, sid, expiresAt: receivedAt + lifetimeMs, lifetimeMs, jkt: jktOf(payload) };
+}
+
+/** The `cnf.jkt` of a JWT (a body-transport refresh token), or null when it has none or is no JWT. */
+export function boundKeyOf(raw: string): string | null {
+  try {
+    return jktOf(decodePayload(raw));
+  } catch {
+    return null;
+  }
+}
+
+function jktOf(payload: Record<string, unknown>): string | null {
+  const cnf = payload.cnf;
+  if (typeof cnf !== 'object' || cnf === null) return null;
+  const { jkt } = cnf as { jkt?: unknown };
+  return typeof jkt === 'string' ? jkt : null;
 }
 
 /** A token another tab read (its clock is ours): trust its expiry, re-read the rest. */

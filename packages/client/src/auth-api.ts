@@ -1,4 +1,6 @@
+import { boundKeyOf, type AccessToken } from './access-token.js';
 import type { CsrfSource } from './csrf.js';
+import type { DpopSigner } from './dpop-proof.js';
 import { SessauthClientError } from './errors.js';
 
 /** A successful login or refresh. */
@@ -29,6 +31,8 @@ export interface ApiTarget {
   readonly csrf: CsrfSource;
   /** The API is on another origin than the page: a fetch that rejects there is most often CORS. */
   readonly crossOrigin: boolean;
+  /** With the `dpop` option: signs the proofs of login, refresh and the calls with an access token. */
+  readonly dpop: DpopSigner | null;
 }
 
 /** The wire calls of login and refresh: CSRF, credentials, and reading the answers. */
@@ -44,7 +48,9 @@ export class AuthApi {
   }
 
   async login(credentials: Record<string, unknown>): Promise<TokenGrant> {
-    const response = await this.post('login/', credentials);
+    const { dpop } = this.target;
+    const proof = dpop === null ? undefined : async () => ({ dpop: await dpop.loginProof(this.target.url('login/')) });
+    const response = await this.post('login/', credentials, undefined, {}, undefined, proof);
     const body = await jsonOf(response);
     const mismatch = transportMismatch(response, body, this.target.transport);
     if (mismatch !== null) {
@@ -61,18 +67,18 @@ export class AuthApi {
   /** `POST /auth/logout/` with a token this client cannot keep; best effort, never throws. */
   private async abandon(accessToken: string): Promise<void> {
     try {
-      await this.target.fetch(this.target.url('logout/'), {
-        method: 'POST',
-        headers: { authorization: `Bearer ${accessToken}` },
-        credentials: 'include',
-      });
+      const url = this.target.url('logout/');
+      const { dpop } = this.target;
+      const token: AccessToken = { raw: accessToken, sid: null, expiresAt: 0, lifetimeMs: 0, jkt: boundKeyOf(accessToken) };
+      const headers = dpop === null ? { authorization: `Bearer ${accessToken}` } : await dpop.authHeaders('POST', url, token);
+      await this.target.fetch(url, { method: 'POST', headers, credentials: 'include' });
     } catch {
       // The session expires on its own; the mismatch error is what the caller must see.
     }
   }
 
   /** Never throws: the caller must know whether the server may have consumed the token. */
-  async refresh(refreshToken: string | null, timeoutMs: number): Promise<RefreshOutcome> {
+  async refresh(refreshToken: string | null, timeoutMs: number, jkt: string | null = null): Promise<RefreshOutcome> {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), timeoutMs);
     // Set just before the refresh request itself is handed to fetch: a failure before that point
@@ -80,7 +86,11 @@ export class AuthApi {
     const sent = { refresh: false };
     try {
       const body = this.target.transport === 'body' ? { refresh_token: refreshToken } : {};
-      const response = await this.post('refresh/', body, abort.signal, {}, sent);
+      const { dpop } = this.target;
+      // The session's key: the one its refresh token names (body transport), else the caller's guess.
+      const key = refreshToken === null ? jkt : (boundKeyOf(refreshToken) ?? jkt);
+      const proof = dpop === null ? undefined : async () => proofHeader(await dpop.refreshProof(this.target.url('refresh/'), key));
+      const response = await this.post('refresh/', body, abort.signal, {}, sent, proof);
       const json = await jsonOf(response);
       const grant = response.ok ? grantOf(json, this.target.transport) : null;
       if (grant !== null) return { kind: 'ok', grant };
@@ -122,6 +132,8 @@ export class AuthApi {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       ...(this.target.transport === 'cookie' ? { 'x-csrftoken': 'probe' } : {}),
+      // With DPoP the refresh carries a proof: the probe's preflight must ask for that header too.
+      ...(this.target.dpop === null ? {} : { dpop: 'probe' }),
     };
     return !(await answers({ method: 'POST', headers, body: '{}' }, 'csrf/'));
   }
@@ -139,14 +151,21 @@ export class AuthApi {
    * `POST reauthenticate/` (RFC 9470 step-up) with the current password behind the access token:
    * the session's sign-in is now. Throws `SessauthClientError` (`invalid_credentials`...).
    */
-  async reauthenticate(password: string, accessToken: string): Promise<void> {
-    const response = await this.post('reauthenticate/', { password }, undefined, { authorization: `Bearer ${accessToken}` });
+  async reauthenticate(password: string, accessToken: AccessToken): Promise<void> {
+    const { dpop } = this.target;
+    const response =
+      dpop === null
+        ? await this.post('reauthenticate/', { password }, undefined, { authorization: `Bearer ${accessToken.raw}` })
+        : await this.post('reauthenticate/', { password }, undefined, {}, undefined, () =>
+            dpop.authHeaders('POST', this.target.url('reauthenticate/'), accessToken),
+          );
     if (!response.ok) throw await errorOf(response);
   }
 
   /**
    * A JSON POST; in cookie transport with `X-CSRFToken`, renewed once after `403 csrf_failed`.
-   * `sent.refresh` turns true as the POST itself is handed to fetch.
+   * `sent.refresh` turns true as the POST itself is handed to fetch. `signed` adds headers made
+   * anew for each send (a DPoP proof is good for one request only).
    */
   private async post(
     path: string,
@@ -154,13 +173,20 @@ export class AuthApi {
     signal?: AbortSignal,
     extraHeaders: Record<string, string> = {},
     sent: { refresh: boolean } = { refresh: false },
+    signed?: () => Promise<Record<string, string>>,
   ): Promise<Response> {
     const cookie = this.target.transport === 'cookie';
-    const send = (csrfToken: string | null): Promise<Response> => {
+    const send = async (csrfToken: string | null): Promise<Response> => {
+      const perRequest = signed === undefined ? {} : await signed();
       sent.refresh = true;
       return this.target.fetch(this.target.url(path), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...extraHeaders, ...(csrfToken === null ? {} : { 'x-csrftoken': csrfToken }) },
+        headers: {
+          'content-type': 'application/json',
+          ...extraHeaders,
+          ...perRequest,
+          ...(csrfToken === null ? {} : { 'x-csrftoken': csrfToken }),
+        },
         body: JSON.stringify(body),
         credentials: cookie ? 'include' : 'same-origin',
         ...(signal === undefined ? {} : { signal }),
@@ -176,6 +202,11 @@ export class AuthApi {
 }
 
 const PROBE_TIMEOUT_MS = 5000;
+
+/** A proof as a header, or no header when there is no key to sign with. */
+function proofHeader(proof: string | null): Record<string, string> {
+  return proof === null ? {} : { dpop: proof };
+}
 
 // Short on purpose: every byte ships in the client.
 const LIKELY_CORS =

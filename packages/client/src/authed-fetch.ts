@@ -16,6 +16,8 @@ export interface FetchTarget {
   readonly state: SessionState;
   /** A route asked for a fresher or stronger sign-in (RFC 9470): the client's `step-up-required` event. */
   onStepUpRequired(url: string, challenge: string): void;
+  /** Puts the token on the request: `withBearer`, or with the `dpop` option a DPoP token and its proof. */
+  authorize(request: Request, token: AccessToken): Request | Promise<Request>;
 }
 
 /** A copy of `request` carrying `Authorization: Bearer <token>`. */
@@ -36,12 +38,12 @@ export async function authedFetch(target: FetchTarget, input: RequestInfo | URL,
     throw new TypeError(`sessauth: refusing to send the access token to ${new URL(base.url).origin}`);
   }
   let token = await target.coordinator.freshToken();
-  let response = await target.fetch(withBearer(base.clone(), token));
+  let response = await target.fetch(await target.authorize(base.clone(), token));
   if (response.status !== 401) return response;
   let code = await codeOf(response.clone());
   if (code === 'expired_token') {
     token = await target.coordinator.refresh(token);
-    response = await target.fetch(withBearer(base, token));
+    response = await target.fetch(await target.authorize(base, token));
     if (response.status !== 401) return response;
     code = await codeOf(response.clone());
   }

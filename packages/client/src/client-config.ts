@@ -19,6 +19,8 @@ export interface ClientConfig {
   readonly channel: ChannelLike | null;
   /** Names the lock and the channel: one per API (origin + prefix). */
   readonly key: string;
+  /** Sign RFC 9449 proofs with a key held in IndexedDB (the `dpop` option). */
+  readonly dpop: boolean;
 }
 
 export function resolveClientConfig(options: SessauthClientOptions): ClientConfig {
@@ -35,6 +37,10 @@ export function resolveClientConfig(options: SessauthClientOptions): ClientConfi
   const inBrowser = typeof window !== 'undefined' && typeof document !== 'undefined';
   const crossTab = options.crossTab ?? (transport === 'cookie' && inBrowser);
   const key = `sessauth:${authRoot}`;
+  const dpop = options.dpop ?? false;
+  // WebCrypto exists only in a secure context (HTTPS, or localhost): say so now, not at the first login.
+  if (dpop && globalThis.crypto?.subtle === undefined)
+    throw new TypeError('sessauth: dpop needs WebCrypto (crypto.subtle): serve the page over HTTPS');
   return {
     apiOrigin: base.origin,
     authUrl: (path) => `${authRoot}${path}`,
@@ -50,6 +56,7 @@ export function resolveClientConfig(options: SessauthClientOptions): ClientConfi
     locks: !crossTab ? null : options.locks !== undefined ? options.locks : (globalThis.navigator?.locks ?? null),
     channel: !crossTab ? null : options.channel !== undefined ? (options.channel?.(key) ?? null) : defaultChannel(key),
     key,
+    dpop,
   };
 }
 

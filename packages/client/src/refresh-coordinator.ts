@@ -17,6 +17,8 @@ export interface CoordinatorDeps {
   readonly timeoutMs: number;
   /** After an ambiguous refresh: end the session with the access token still held (clears the cookie). */
   readonly abandon: (token: AccessToken) => Promise<void>;
+  /** With the `dpop` option: deletes the key of a session that ended (by thumbprint; null: the stored one). */
+  readonly forgetKey: ((jkt: string | null) => Promise<void>) | null;
 }
 
 /**
@@ -83,10 +85,23 @@ export class RefreshCoordinator {
   endSession(reason: SignOutReason, lockHeld = false): Promise<void> {
     const end = async (): Promise<void> => {
       if (this.deps.storage !== null) await this.deps.storage.set(null);
+      if (this.deps.forgetKey !== null) await this.forgetKey();
       const gen = await this.nextGeneration();
       if (this.deps.state.signOut(reason, 'this-tab', gen)) await this.announce({ type: 'signed-out', reason, gen });
     };
     return lockHeld ? end() : this.deps.link.exclusive(end);
+  }
+
+  /**
+   * A session that ended takes its DPoP key along: no key outlives its sign-in to link it to the
+   * next one. Without a token held, the key is known only in cookie transport (the origin's cookie
+   * and key go together); a body-transport tab then leaves the key to the tab that holds it.
+   */
+  private async forgetKey(): Promise<void> {
+    const { forgetKey, state, storage } = this.deps;
+    const jkt = state.token?.jkt ?? null;
+    if (forgetKey === null || (jkt === null && storage !== null)) return;
+    await forgetKey(jkt).catch(() => undefined);
   }
 
   /** News from another tab (a message or a reply): taken only when newer than ours. */
@@ -145,7 +160,7 @@ export class RefreshCoordinator {
     const { api, storage, state, now, timeoutMs } = this.deps;
     const presented = storage === null ? null : await storage.get();
     if (storage !== null && presented === null) return this.fail('expired');
-    const outcome = await api.refresh(presented, timeoutMs);
+    const outcome = await api.refresh(presented, timeoutMs, state.token?.jkt ?? null);
     // The refresh never left the browser (its CSRF token could not be had, or CORS refused its
     // preflight): nothing was presented, so the session is as it was and no tab signs out.
     if (outcome.kind === 'unsent') throw outcome.error;

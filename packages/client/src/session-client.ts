@@ -3,6 +3,8 @@ import { isFresh, refreshDueAt, type AccessToken } from './access-token.js';
 import { AuthApi, errorOf } from './auth-api.js';
 import { authedFetch, withBearer } from './authed-fetch.js';
 import { CsrfSource, documentCookieReader } from './csrf.js';
+import { DpopKeyring } from './dpop-key.js';
+import { DpopSigner } from './dpop-proof.js';
 import { SessauthClientError, SignedOutError } from './errors.js';
 import { Emitter, type Listener } from './events.js';
 import { RefreshCoordinator } from './refresh-coordinator.js';
@@ -21,6 +23,8 @@ export class SessauthClient {
   private readonly coordinator: RefreshCoordinator;
   /** Body transport only. */
   private readonly storage: TokenStorage | null;
+  /** With the `dpop` option only. */
+  private readonly dpop: DpopSigner | null;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: SessauthClientOptions = {}) {
@@ -28,6 +32,7 @@ export class SessauthClient {
     this.state = new SessionState(this.emitter, () => this.schedule());
     this.link = new TabLink(config.locks, config.channel, config.key, (message) => this.onTabMessage(message));
     this.storage = config.transport === 'body' ? (options.storage ?? memoryStorage()) : null;
+    const dpop = (this.dpop = config.dpop ? new DpopSigner(new DpopKeyring(config.key), config.now) : null);
     const sameOrigin = typeof location !== 'undefined' && location.origin === config.apiOrigin;
     const csrf = new CsrfSource(sameOrigin ? documentCookieReader(config.csrfCookieName) : () => null, (): Promise<string> => api.fetchCsrfToken());
     const api: AuthApi = (this.api = new AuthApi({
@@ -36,6 +41,7 @@ export class SessauthClient {
       transport: config.transport,
       csrf,
       crossOrigin: typeof location !== 'undefined' && location.origin !== config.apiOrigin,
+      dpop,
     }));
     this.coordinator = new RefreshCoordinator({
       state: this.state,
@@ -47,6 +53,7 @@ export class SessauthClient {
       peerWaitMs: config.peerWaitMs,
       timeoutMs: config.refreshTimeoutMs,
       abandon: async (token) => void (await this.send('POST', 'logout/', token, AbortSignal.timeout(config.refreshTimeoutMs))),
+      forgetKey: dpop === null ? null : (jkt) => dpop.forget(jkt),
     });
   }
 
@@ -106,7 +113,7 @@ export class SessauthClient {
     await this.coordinator.refresh(this.state.token);
   }
 
-  /** `fetch` with `Authorization: Bearer`, for the API's origin only. */
+  /** `fetch` with `Authorization: Bearer` (with `dpop`: `DPoP` and a proof), for the API's origin only. */
   fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
     return authedFetch(
       {
@@ -116,6 +123,7 @@ export class SessauthClient {
         coordinator: this.coordinator,
         state: this.state,
         onStepUpRequired: (url, challenge) => this.emitter.emit('step-up-required', { url, ...stepUpChallenge(challenge) }),
+        authorize: (request, token) => this.authorize(request, token),
       },
       input,
       init,
@@ -162,7 +170,7 @@ export class SessauthClient {
    * (`invalid_credentials` for a wrong password, which signs no one out).
    */
   async stepUp(password: string): Promise<void> {
-    await this.api.reauthenticate(password, await this.accessToken()).catch(networkError);
+    await this.api.reauthenticate(password, await this.coordinator.freshToken()).catch(networkError);
     await this.refresh();
   }
 
@@ -213,9 +221,14 @@ export class SessauthClient {
     return errorOf(response);
   }
 
-  private send(method: string, path: string, token: AccessToken, signal?: AbortSignal): Promise<Response> {
+  private async send(method: string, path: string, token: AccessToken, signal?: AbortSignal): Promise<Response> {
     const request = new Request(this.config.authUrl(path), { method, credentials: 'include', ...(signal === undefined ? {} : { signal }) });
-    return this.config.fetch(withBearer(request, token));
+    return this.config.fetch(await this.authorize(request, token));
+  }
+
+  /** The access token on a request: `Bearer`, or with the `dpop` option a DPoP token and its proof. */
+  private authorize(request: Request, token: AccessToken): Request | Promise<Request> {
+    return this.dpop === null ? withBearer(request, token) : this.dpop.authorize(request, token);
   }
 
   private onTabMessage(message: TabMessage): void {

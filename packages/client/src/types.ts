@@ -95,6 +95,14 @@ export interface SessauthClientOptions {
   refreshTimeoutMs?: number;
   /** How long a freshly opened tab waits for another tab's token. @default 150 */
   peerWaitMs?: number;
+  /**
+   * Bind the session to a key this browser holds (DPoP, RFC 9449; the server's `JWT_DPOP`): a
+   * non-extractable ECDSA P-256 key made at sign-in, kept in IndexedDB for every tab of the origin,
+   * signs a proof for the login, each refresh and each request with the access token. A token
+   * copied out of the page is then useless elsewhere. Deleted when the session ends. Needs a
+   * secure context (HTTPS or localhost). @default false
+   */
+  dpop?: boolean;
   /** Injection points for non-browser runtimes and tests. */
   fetch?: typeof fetch;
   locks?: LockManagerLike | null;
