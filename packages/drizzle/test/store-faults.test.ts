@@ -82,7 +82,13 @@ describe('a store whose database cannot answer fails closed with StoreUnavailabl
     const database = await sqliteTarget.open();
     try {
       const { sessauthSqliteTables } = await import('../src/sqlite/schema.js');
-      await expectEveryCallUnavailable(new DrizzleSessionStore(database!.db, { tables: sessauthSqliteTables({ tableName: 'never_created' }), activity: true, securityEventOutbox: true }));
+      await expectEveryCallUnavailable(
+        new DrizzleSessionStore(database!.db, {
+          tables: sessauthSqliteTables({ tableName: 'never_created' }),
+          activity: true,
+          securityEventOutbox: true,
+        }),
+      );
     } finally {
       await database?.close();
     }

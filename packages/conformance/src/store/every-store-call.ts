@@ -96,6 +96,9 @@ export async function expectEveryStoreCallUnavailable(store: SessionStore, packa
     const error = errors[index];
     expect(error, name).toBeInstanceOf(StoreUnavailableError);
     if (error instanceof StoreSchemaError) expect(name).toBe('checkSchema');
-    else expect((error as Error).message, name).toMatch(new RegExp(`^${packageName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ${name} (failed|timed out)`));
+    else
+      expect((error as Error).message, name).toMatch(
+        new RegExp(`^${packageName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ${name} (failed|timed out)`),
+      );
   }
 }

@@ -58,7 +58,7 @@ export function mysqlEngine(db: AnyMysqlDatabase, tables: SessauthMysqlTables): 
     // primary key is left as it is (a no-op assignment).
     insertNew: async (table, rows) => {
       await db
-        .insert(table as MySqlTable)
+        .insert(table as unknown as MySqlTable)
         .values([...rows])
         .onDuplicateKeyUpdate({ set: { id: sql`${table.id}` } });
     },

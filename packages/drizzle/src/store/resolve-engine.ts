@@ -42,7 +42,11 @@ export function resolveEngine(db: DrizzleDatabase, tables?: SessauthTables): Ses
   if (is(db, PgDatabase)) {
     return postgresEngine(
       db as AnyPgDatabase,
-      ofDialect(tables ?? { session: pgSession, rateLimit: pgRateLimit, activity: pgDefaultActivity, securityEvent: pgDefaultSecurityEvent }, PgTable, 'sessauthPgTables'),
+      ofDialect(
+        tables ?? { session: pgSession, rateLimit: pgRateLimit, activity: pgDefaultActivity, securityEvent: pgDefaultSecurityEvent },
+        PgTable,
+        'sessauthPgTables',
+      ),
     );
   }
   if (is(db, MySqlDatabase)) {

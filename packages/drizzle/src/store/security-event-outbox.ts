@@ -52,7 +52,9 @@ export function releaseSecurityEvents(ctx: StoreContext, batchId: string, delive
   const { engine } = ctx;
   const o = engine.tables.securityEvent;
   const held = and(eq(o.batchId, batchId), eq(o.state, 'held'));
-  return engine.changed(deliver ? engine.db.update(o).set({ state: 'ready', nextAttemptAt: now.getTime() }).where(held) : engine.db.delete(o).where(held));
+  return engine.changed(
+    deliver ? engine.db.update(o).set({ state: 'ready', nextAttemptAt: now.getTime() }).where(held) : engine.db.delete(o).where(held),
+  );
 }
 
 export async function claimSecurityEvents(ctx: StoreContext, now: Date, leaseUntil: Date, limit: number): Promise<SecurityEventRecord[]> {
@@ -89,7 +91,12 @@ export async function settleSecurityEvent(ctx: StoreContext, id: string, outcome
   }
   const changes =
     outcome.kind === 'retry'
-      ? { state: 'ready', attempts: outcome.attempts, nextAttemptAt: outcome.nextAttemptAt.getTime(), lastError: outcome.error.slice(0, ERROR_LENGTH) }
+      ? {
+          state: 'ready',
+          attempts: outcome.attempts,
+          nextAttemptAt: outcome.nextAttemptAt.getTime(),
+          lastError: outcome.error.slice(0, ERROR_LENGTH),
+        }
       : { state: 'dead', attempts: outcome.attempts, lastError: outcome.error.slice(0, ERROR_LENGTH) };
   await engine.db.update(o).set(changes).where(eq(o.id, id));
 }

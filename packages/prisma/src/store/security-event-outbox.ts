@@ -11,7 +11,19 @@ import type { ClientContext } from './store-context.js';
  * store needs no delegate for the table, so a client generated without the model still works.
  */
 
-const COLUMNS = ['id', 'batch_id', 'stream_id', 'token', 'user_id', 'session_id', 'state', 'attempts', 'next_attempt_at', 'created_at', 'last_error'] as const;
+const COLUMNS = [
+  'id',
+  'batch_id',
+  'stream_id',
+  'token',
+  'user_id',
+  'session_id',
+  'state',
+  'attempts',
+  'next_attempt_at',
+  'created_at',
+  'last_error',
+] as const;
 
 /** The column's bound (varchar(255)): the reason is the receiver's, of any length. */
 const ERROR_LENGTH = 255;

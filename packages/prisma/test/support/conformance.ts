@@ -16,7 +16,10 @@ export function describeConformance(target: TestTarget): void {
       store: new PrismaSessionStore(database.prisma, { ...database.options, activity: true, securityEventOutbox: true }),
       openSecondInstance: async () => {
         const other = await database.connect();
-        return { store: new PrismaSessionStore(other.prisma, { ...database.options, activity: true, securityEventOutbox: true }), close: other.close };
+        return {
+          store: new PrismaSessionStore(other.prisma, { ...database.options, activity: true, securityEventOutbox: true }),
+          close: other.close,
+        };
       },
       close: database.close,
     };
