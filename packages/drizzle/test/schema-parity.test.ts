@@ -54,6 +54,8 @@ for (const target of ALL_TARGETS) {
       const pairs: Array<[string, string]> = [
         [drizzleSession, kyselyNames.tableName],
         [drizzleRateLimit, kyselyNames.rateLimitTableName],
+        [getTableName(tables.activity), `${kyselyNames.tableName}_activity`],
+        [getTableName(tables.securityEvent), `${kyselyNames.tableName}_security_event`],
       ];
       if (dialect === 'mysql') pairs.push([`${drizzleSession}_user_lock`, `${kyselyNames.tableName}_user_lock`]);
       for (const [drizzleTable, kyselyTable] of pairs) {

@@ -1,13 +1,29 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { SessauthError, StoreUnavailableError } from '@sessauth/core';
+import { SessauthError, StoreUnavailableError, type SessionStore } from '@sessauth/core';
+import { expectEveryStoreCallUnavailable } from '@sessauth/conformance';
 import { drizzle as drizzleMysql } from 'drizzle-orm/mysql2';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { createPool, type Pool as MysqlPool } from 'mysql2';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DrizzleRateLimitStore, DrizzleSessionStore } from '../src/index.js';
-import { expectEveryCallUnavailable } from './support/every-call.js';
 import { sqliteTarget } from './support/test-databases.js';
+
+/** The optional operations these stores have with every option on: each must fail closed too. */
+const OPTIONAL_CALLS = [
+  'recordStepUp',
+  'listSessionsForAdmin',
+  'checkSchema',
+  'appendActivity',
+  'listActivity',
+  'holdSecurityEvents',
+  'releaseSecurityEvents',
+  'claimSecurityEvents',
+  'settleSecurityEvent',
+];
+
+/** Every call of the port (the kit's one list), the optional ones above required. */
+const expectEveryCallUnavailable = (store: SessionStore) => expectEveryStoreCallUnavailable(store, '@sessauth/drizzle', OPTIONAL_CALLS);
 
 describe('a store whose database cannot answer fails closed with StoreUnavailableError', () => {
   // Accepts TCP connections and never answers: the "hung database" case.
@@ -38,12 +54,12 @@ describe('a store whose database cannot answer fails closed with StoreUnavailabl
   };
 
   it('PostgreSQL on a closed port (127.0.0.1:1): every method rejects, the rate limiter too', async () => {
-    await expectEveryCallUnavailable(new DrizzleSessionStore(postgres(1), { activity: true }));
+    await expectEveryCallUnavailable(new DrizzleSessionStore(postgres(1), { activity: true, securityEventOutbox: true }));
     await expect(new DrizzleRateLimitStore(postgres(1)).hit('k', 60, new Date())).rejects.toBeInstanceOf(StoreUnavailableError);
   }, 15_000);
 
   it('MySQL on a closed port (127.0.0.1:1): every method rejects, the rate limiter too', async () => {
-    await expectEveryCallUnavailable(new DrizzleSessionStore(mysql(1), { activity: true }));
+    await expectEveryCallUnavailable(new DrizzleSessionStore(mysql(1), { activity: true, securityEventOutbox: true }));
     await expect(new DrizzleRateLimitStore(mysql(1)).hit('k', 60, new Date())).rejects.toBeInstanceOf(StoreUnavailableError);
   }, 15_000);
 
@@ -66,7 +82,13 @@ describe('a store whose database cannot answer fails closed with StoreUnavailabl
     const database = await sqliteTarget.open();
     try {
       const { sessauthSqliteTables } = await import('../src/sqlite/schema.js');
-      await expectEveryCallUnavailable(new DrizzleSessionStore(database!.db, { tables: sessauthSqliteTables({ tableName: 'never_created' }) }));
+      await expectEveryCallUnavailable(
+        new DrizzleSessionStore(database!.db, {
+          tables: sessauthSqliteTables({ tableName: 'never_created' }),
+          activity: true,
+          securityEventOutbox: true,
+        }),
+      );
     } finally {
       await database?.close();
     }

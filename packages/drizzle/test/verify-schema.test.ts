@@ -90,6 +90,25 @@ for (const target of ALL_TARGETS) {
       await expect(session.checkSchema()).resolves.toBeUndefined();
     });
 
+    it('the outbox option: a missing outbox table is named with its step (0007-security-event-outbox); without the option it is never checked', async (test) => {
+      if (database === null) return test.skip('server unreachable');
+      const { tables, dialect } = db();
+      const outbox = getTableName(tables.securityEvent);
+      const withOutbox = new DrizzleSessionStore(db().db, { tables, securityEventOutbox: true });
+      await expect(withOutbox.checkSchema()).resolves.toBeUndefined();
+      await db().execute(`alter table ${quote(dialect, outbox)} rename to ${quote(dialect, `${outbox}_aside`)}`);
+      try {
+        const error = await rejection(withOutbox.checkSchema());
+        expect(error).toBeInstanceOf(StoreSchemaError);
+        expect((error as StoreSchemaError).problems).toEqual([{ table: outbox, missingColumns: [], migration: '0007-security-event-outbox' }]);
+        await expect(start(withOutbox, new DrizzleRateLimitStore(db().db, { tables }))).rejects.toBeInstanceOf(StoreSchemaError);
+        await expect(new DrizzleSessionStore(db().db, { tables }).checkSchema()).resolves.toBeUndefined();
+      } finally {
+        await db().execute(`alter table ${quote(dialect, `${outbox}_aside`)} rename to ${quote(dialect, outbox)}`);
+      }
+      await expect(withOutbox.checkSchema()).resolves.toBeUndefined();
+    });
+
     it.runIf(target.dialect === 'mysql')(
       'MySQL: a compared column with a case-insensitive collation is a StoreCollationError; startup refuses',
       async (test) => {

@@ -1,5 +1,6 @@
 // Generates the Prisma clients the tests use, one per provider, from this package's own model
-// blocks (prisma/<provider>/sessauth.prisma) beside a test header (generator + datasource), as a
+// blocks (prisma/<provider>/sessauth*.prisma: the models, and the optional activity and outbox
+// ones, so \`prisma generate\` validates every file a user adds) beside a test header (generator + datasource), as a
 // user's schema folder holds them. Skipped when the inputs are unchanged.
 //
 // `prisma generate` needs no engine binary (the client runs on driver adapters), but the CLI
@@ -8,7 +9,7 @@
 // loudly if anything ever runs it; a real engine, when the environment names one, wins.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,7 +43,10 @@ mkdirSync(out, { recursive: true });
 const env = { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: '1', CHECKPOINT_DISABLE: '1' };
 env.PRISMA_SCHEMA_ENGINE_BINARY ??= engineStandIn();
 for (const provider of PROVIDERS) {
-  const models = readFileSync(join(root, 'prisma', provider, 'sessauth.prisma'), 'utf8');
+  const files = readdirSync(join(root, 'prisma', provider))
+    .filter((name) => name.startsWith('sessauth') && name.endsWith('.prisma'))
+    .sort();
+  const models = files.map((name) => `${name}\n${readFileSync(join(root, 'prisma', provider, name), 'utf8')}`).join('\n');
   const digest = createHash('sha256')
     .update(`${prismaVersion}\n${header(provider)}\n${models}`)
     .digest('hex');
@@ -55,7 +59,7 @@ for (const provider of PROVIDERS) {
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(join(scratch, 'schema'), { recursive: true });
   writeFileSync(join(scratch, 'schema', 'schema.prisma'), header(provider));
-  cpSync(join(root, 'prisma', provider, 'sessauth.prisma'), join(scratch, 'schema', 'sessauth.prisma'));
+  for (const name of files) cpSync(join(root, 'prisma', provider, name), join(scratch, 'schema', name));
   const run = spawnSync(process.execPath, [prismaCli, 'generate', '--schema', join(scratch, 'schema')], { cwd: root, env, encoding: 'utf8' });
   if (run.status !== 0) {
     rmSync(scratch, { recursive: true, force: true });

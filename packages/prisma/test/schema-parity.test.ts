@@ -29,7 +29,13 @@ for (const target of ALL_TARGETS) {
 
     it('column for column and index for index', async (test) => {
       if (prismaSide === null || kyselySide === null) return test.skip('server unreachable');
-      const tables = ['sessauth_session', 'sessauth_rate_limit', ...(target.provider === 'mysql' ? ['sessauth_session_user_lock'] : [])];
+      const tables = [
+        'sessauth_session',
+        'sessauth_rate_limit',
+        'sessauth_session_activity',
+        'sessauth_session_security_event',
+        ...(target.provider === 'mysql' ? ['sessauth_session_user_lock'] : []),
+      ];
       const same = (name: string) => name;
       for (const table of tables) {
         const ours = await describeTable(prismaSide.dialect, prismaSide.rows, table, same);

@@ -1,13 +1,29 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { PrismaMariaDb } from '@prisma/adapter-mariadb';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { SessauthError, StoreUnavailableError } from '@sessauth/core';
+import { SessauthError, StoreUnavailableError, type SessionStore } from '@sessauth/core';
+import { expectEveryStoreCallUnavailable } from '@sessauth/conformance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrismaRateLimitStore, PrismaSessionStore } from '../src/index.js';
 import { PrismaClient as MysqlClient } from './.generated/mysql/client/client.js';
 import { PrismaClient as PostgresqlClient } from './.generated/postgresql/client/client.js';
-import { expectEveryCallUnavailable } from './support/every-call.js';
 import { sqliteTarget } from './support/test-databases.js';
+
+/** The optional operations these stores have with every option on: each must fail closed too. */
+const OPTIONAL_CALLS = [
+  'recordStepUp',
+  'listSessionsForAdmin',
+  'checkSchema',
+  'appendActivity',
+  'listActivity',
+  'holdSecurityEvents',
+  'releaseSecurityEvents',
+  'claimSecurityEvents',
+  'settleSecurityEvent',
+];
+
+/** Every call of the port (the kit's one list), the optional ones above required. */
+const expectEveryCallUnavailable = (store: SessionStore) => expectEveryStoreCallUnavailable(store, '@sessauth/prisma', OPTIONAL_CALLS);
 
 describe('a store whose database cannot answer fails closed with StoreUnavailableError', () => {
   // Accepts TCP connections and never answers: the "hung database" case.
@@ -41,14 +57,14 @@ describe('a store whose database cannot answer fails closed with StoreUnavailabl
   };
 
   it('PostgreSQL on a closed port (127.0.0.1:1): every method rejects, the rate limiter too', async () => {
-    await expectEveryCallUnavailable(new PrismaSessionStore(postgres(1), { provider: 'postgresql', activity: true }));
+    await expectEveryCallUnavailable(new PrismaSessionStore(postgres(1), { provider: 'postgresql', activity: true, securityEventOutbox: true }));
     await expect(new PrismaRateLimitStore(postgres(1), { provider: 'postgresql' }).hit('k', 60, new Date())).rejects.toBeInstanceOf(
       StoreUnavailableError,
     );
   }, 20_000);
 
   it('MySQL on a closed port (127.0.0.1:1): every method rejects, the rate limiter too', async () => {
-    await expectEveryCallUnavailable(new PrismaSessionStore(mysql(1), { provider: 'mysql', activity: true }));
+    await expectEveryCallUnavailable(new PrismaSessionStore(mysql(1), { provider: 'mysql', activity: true, securityEventOutbox: true }));
     await expect(new PrismaRateLimitStore(mysql(1), { provider: 'mysql' }).hit('k', 60, new Date())).rejects.toBeInstanceOf(StoreUnavailableError);
   }, 20_000);
 
@@ -70,8 +86,9 @@ describe('a store whose database cannot answer fails closed with StoreUnavailabl
   it('tables dropped under the store: every method rejects', async () => {
     const database = await sqliteTarget.open();
     try {
-      await database!.execute('drop table "sessauth_session"');
-      await expectEveryCallUnavailable(new PrismaSessionStore(database!.prisma, { provider: 'sqlite' }));
+      for (const table of ['sessauth_session', 'sessauth_session_activity', 'sessauth_session_security_event'])
+        await database!.execute(`drop table "${table}"`);
+      await expectEveryCallUnavailable(new PrismaSessionStore(database!.prisma, { provider: 'sqlite', activity: true, securityEventOutbox: true }));
     } finally {
       await database?.close();
     }

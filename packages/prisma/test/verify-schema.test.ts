@@ -77,6 +77,24 @@ for (const target of ALL_TARGETS) {
       await expect(session.checkSchema()).resolves.toBeUndefined();
     });
 
+    it('the outbox option: a missing outbox table is named with its step (0007-security-event-outbox); without the option it is never checked', async (test) => {
+      if (database === null) return test.skip('server unreachable');
+      const outbox = 'sessauth_session_security_event';
+      const withOutbox = new PrismaSessionStore(db().prisma, { ...db().options, securityEventOutbox: true });
+      await expect(withOutbox.checkSchema()).resolves.toBeUndefined();
+      await db().execute(`alter table ${q(outbox)} rename to ${q(`${outbox}_aside`)}`);
+      try {
+        const error = await rejection(withOutbox.checkSchema());
+        expect(error).toBeInstanceOf(StoreSchemaError);
+        expect((error as StoreSchemaError).problems).toEqual([{ table: outbox, missingColumns: [], migration: '0007-security-event-outbox' }]);
+        await expect(start(withOutbox, new PrismaRateLimitStore(db().prisma, db().options))).rejects.toBeInstanceOf(StoreSchemaError);
+        await expect(new PrismaSessionStore(db().prisma, db().options).checkSchema()).resolves.toBeUndefined();
+      } finally {
+        await db().execute(`alter table ${q(`${outbox}_aside`)} rename to ${q(outbox)}`);
+      }
+      await expect(withOutbox.checkSchema()).resolves.toBeUndefined();
+    });
+
     it.runIf(target.provider === 'mysql')(
       'MySQL: a compared column with a case-insensitive collation is a StoreCollationError; startup refuses',
       async (test) => {

@@ -90,7 +90,7 @@ export function drizzleStore(engine: Engine, url: string): StoreFactory {
       await close();
       throw error;
     }
-    return { store: new DrizzleSessionStore(cell.db, { tables: cell.tables, activity: true }), close };
+    return { store: new DrizzleSessionStore(cell.db, { tables: cell.tables, activity: true, securityEventOutbox: true }), close };
   };
 }
 
@@ -110,7 +110,13 @@ async function prismaClientClass(
 
 /** Every migration the package ships for the provider, in order, as one script. */
 const migration = (folder: string) =>
-  ['0001_sessauth_init', '0002_sessauth_session_authentication', '0003_sessauth_dpop', '0004_sessauth_session_activity']
+  [
+    '0001_sessauth_init',
+    '0002_sessauth_session_authentication',
+    '0003_sessauth_dpop',
+    '0004_sessauth_session_activity',
+    '0005_sessauth_security_event_outbox',
+  ]
     .map((step) => readFileSync(join(prismaPackage, 'prisma', folder, 'migrations', step, 'migration.sql'), 'utf8'))
     .join('\n');
 
@@ -129,7 +135,7 @@ export function prismaStore(provider: PrismaProvider, url: string): StoreFactory
         await admin.query(`drop schema ${namespace} cascade`);
         await admin.end();
       };
-      return { store: new PrismaSessionStore(prisma, { provider, schema: namespace, activity: true }), close };
+      return { store: new PrismaSessionStore(prisma, { provider, schema: namespace, activity: true, securityEventOutbox: true }), close };
     }
     if (provider === 'mysql') {
       const admin = await createConnection({ uri: url, multipleStatements: true });
@@ -144,7 +150,7 @@ export function prismaStore(provider: PrismaProvider, url: string): StoreFactory
         await admin.query(`drop database ${namespace}`);
         await admin.end();
       };
-      return { store: new PrismaSessionStore(prisma, { provider, activity: true }), close };
+      return { store: new PrismaSessionStore(prisma, { provider, activity: true, securityEventOutbox: true }), close };
     }
     const dir = mkdtempSync(join(tmpdir(), 'sessauth-matrix-prisma-'));
     const file = join(dir, 'sessions.db');
@@ -157,6 +163,6 @@ export function prismaStore(provider: PrismaProvider, url: string): StoreFactory
       await prisma.$disconnect();
       rmSync(dir, { recursive: true, force: true });
     };
-    return { store: new PrismaSessionStore(prisma, { provider, activity: true }), close };
+    return { store: new PrismaSessionStore(prisma, { provider, activity: true, securityEventOutbox: true }), close };
   };
 }

@@ -31,7 +31,7 @@ export function startTransmitter(deps: {
   const outbox = securityEventOutboxOf(store);
   if (outbox === null) {
     throw new IntegrationError(
-      'JWT_SSF_TRANSMITTER: the store has no security event outbox (holdSecurityEvents, releaseSecurityEvents, claimSecurityEvents, settleSecurityEvent); the memory, Kysely and Redis stores have it (run their migrations)',
+      'JWT_SSF_TRANSMITTER: the store has no security event outbox (holdSecurityEvents, releaseSecurityEvents, claimSecurityEvents, settleSecurityEvent); the memory, Kysely and Redis stores have it, the Drizzle and Prisma stores with their securityEventOutbox option (run the migrations)',
     );
   }
   if (options.ssfReceivers.length === 0) logger.warn('ssf_no_receivers', {});

@@ -1,5 +1,5 @@
 import { eq, getTableName, sql, type Table } from 'drizzle-orm';
-import type { MySqlDatabase, MySqlQueryResultHKT, PreparedQueryHKTBase } from 'drizzle-orm/mysql-core';
+import type { MySqlDatabase, MySqlQueryResultHKT, MySqlTable, PreparedQueryHKTBase } from 'drizzle-orm/mysql-core';
 import { asyncTransactions } from '../store/async-engine.js';
 import { rotateMatch, swapSet, type RotateValues } from '../store/conditions.js';
 import type { QueryDb, SessionEngine } from '../store/engine.js';
@@ -55,6 +55,14 @@ export function mysqlEngine(db: AnyMysqlDatabase, tables: SessauthMysqlTables): 
       readForUpdate: async (tx, id) => (await tx.select().from(t).where(eq(t.id, id)).for('update'))[0] as SessionRow | undefined,
       swap,
     }),
+    // Not INSERT IGNORE, which would also turn a too-long value into a warning: only a stored
+    // primary key is left as it is (a no-op assignment).
+    insertNew: async (table, rows) => {
+      await db
+        .insert(table as unknown as MySqlTable)
+        .values([...rows])
+        .onDuplicateKeyUpdate({ set: { id: sql`${table.id}` } });
+    },
     // No RETURNING on upserts: the upsert locks the row and the SELECT in the same transaction
     // reads what it wrote. MySQL runs the assignments left to right (the table's column order:
     // count, then reset_at), so the count is decided before reset_at changes.

@@ -1,5 +1,5 @@
 import { eq, getTableName, sql } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgQueryResultHKT, PgTable } from 'drizzle-orm/pg-core';
 import { asyncTransactions } from '../store/async-engine.js';
 import { rotateMatch, swapSet, type RotateValues } from '../store/conditions.js';
 import type { QueryDb, SessionEngine } from '../store/engine.js';
@@ -41,6 +41,12 @@ export function postgresEngine(db: AnyPgDatabase, tables: SessauthPgTables): Ses
       readForUpdate: async (tx, id) => (await tx.select().from(t).where(eq(t.id, id)).for('update'))[0] as SessionRow | undefined,
       swap,
     }),
+    insertNew: async (table, rows) => {
+      await db
+        .insert(table as PgTable)
+        .values([...rows])
+        .onConflictDoNothing();
+    },
     hitCounter: (key, nowMs, windowMs) => upsertCounterReturning(db as unknown as UpsertReturningDb, tables.rateLimit, key, nowMs, windowMs),
   };
 }

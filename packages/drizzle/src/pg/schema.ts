@@ -14,7 +14,7 @@ export { DEFAULT_RATE_LIMIT_TABLE, DEFAULT_SESSION_TABLE, type SessauthTableOpti
  */
 const byteOrderId = customType<{ data: string; driverData: string }>({ dataType: () => 'varchar(128) collate "C"' });
 
-/** An activity entry id in byte order, like the session id: entries sort by it. */
+/** An activity entry id (and an outbox row's ids) in byte order, like the session id: entries sort by it. */
 const activityId = customType<{ data: string; driverData: string }>({ dataType: () => 'varchar(64) collate "C"' });
 
 /** A UTC instant as BIGINT epoch milliseconds, read back as a JS number (exact below 2^53). */
@@ -85,7 +85,32 @@ export function sessauthPgTables(options: SessauthTableOptions = {}) {
     },
     (t) => [index(names.index.activitySession).on(t.sessionId, t.id), index(names.index.activityExpires).on(t.expiresAt)],
   );
-  return { session, rateLimit, activity };
+  /**
+   * The Shared Signals transmitter's outbox (JWT_SSF_TRANSMITTER; the store's `securityEventOutbox`
+   * option): one row per signed SET and stream until a receiver accepts it.
+   */
+  const securityEvent = pgTable(
+    names.securityEvent,
+    {
+      /** The SET's `jti`. */
+      id: activityId('id').primaryKey(),
+      batchId: activityId('batch_id').notNull(),
+      streamId: varchar('stream_id', { length: 64 }).notNull(),
+      /** The signed SET (compact JWS), sent byte for byte on every attempt. */
+      token: text('token').notNull(),
+      userId: varchar('user_id', { length: 255 }),
+      sessionId: varchar('session_id', { length: 128 }),
+      /** held, ready or dead. */
+      state: varchar('state', { length: 8 }).notNull(),
+      attempts: integer('attempts').notNull(),
+      /** A retry's due time, a claim's lease or a hold's deadline. */
+      nextAttemptAt: millis('next_attempt_at').notNull(),
+      createdAt: millis('created_at').notNull(),
+      lastError: varchar('last_error', { length: 255 }),
+    },
+    (t) => [index(names.index.securityEventDue).on(t.nextAttemptAt), index(names.index.securityEventBatch).on(t.batchId)],
+  );
+  return { session, rateLimit, activity, securityEvent };
 }
 
 /** The tables of one `sessauthPgTables` call: pass them to the stores when you renamed them. */

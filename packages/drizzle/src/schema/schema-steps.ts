@@ -9,6 +9,7 @@ export const TABLE_STEPS = {
   userLock: '0001-create-session',
   rateLimit: '0002-create-rate-limit',
   activity: '0006-session-activity',
+  securityEvent: '0007-security-event-outbox',
 } as const;
 
 export type TableRole = keyof typeof TABLE_STEPS;

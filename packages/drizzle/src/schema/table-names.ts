@@ -17,6 +17,8 @@ export interface TableNames {
   readonly userLock: string;
   /** The activity history (`<session>_activity`, step 0006-session-activity). */
   readonly activity: string;
+  /** The Shared Signals outbox (`<session>_security_event`, step 0007-security-event-outbox). */
+  readonly securityEvent: string;
   readonly index: {
     readonly userActive: string;
     readonly expiredAt: string;
@@ -25,6 +27,8 @@ export interface TableNames {
     readonly resetAt: string;
     readonly activitySession: string;
     readonly activityExpires: string;
+    readonly securityEventDue: string;
+    readonly securityEventBatch: string;
   };
 }
 
@@ -44,6 +48,7 @@ export function tableNames(options: SessauthTableOptions = {}): TableNames {
     rateLimit,
     userLock: `${session}_user_lock`,
     activity: `${session}_activity`,
+    securityEvent: `${session}_security_event`,
     index: {
       userActive: `${session}_user_active_idx`,
       expiredAt: `${session}_expired_at_idx`,
@@ -52,6 +57,8 @@ export function tableNames(options: SessauthTableOptions = {}): TableNames {
       resetAt: `${rateLimit}_reset_at_idx`,
       activitySession: `${session}_activity_sid_idx`,
       activityExpires: `${session}_activity_exp_idx`,
+      securityEventDue: `${session}_security_event_due_idx`,
+      securityEventBatch: `${session}_security_event_batch_idx`,
     },
   };
 }

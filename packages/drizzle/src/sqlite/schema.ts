@@ -81,7 +81,32 @@ export function sessauthSqliteTables(options: SessauthTableOptions = {}) {
     },
     (t) => [index(names.index.activitySession).on(t.sessionId, t.id), index(names.index.activityExpires).on(t.expiresAt)],
   );
-  return { session, rateLimit, activity };
+  /**
+   * The Shared Signals transmitter's outbox (JWT_SSF_TRANSMITTER; the store's `securityEventOutbox`
+   * option): one row per signed SET and stream until a receiver accepts it.
+   */
+  const securityEvent = sqliteTable(
+    names.securityEvent,
+    {
+      /** The SET's `jti`. */
+      id: varchar('id', 64).primaryKey(),
+      batchId: varchar('batch_id', 64).notNull(),
+      streamId: varchar('stream_id', 64).notNull(),
+      /** The signed SET (compact JWS), sent byte for byte on every attempt. */
+      token: text('token').notNull(),
+      userId: varchar('user_id', 255),
+      sessionId: varchar('session_id', 128),
+      /** held, ready or dead. */
+      state: varchar('state', 8).notNull(),
+      attempts: integer('attempts').notNull(),
+      /** A retry's due time, a claim's lease or a hold's deadline. */
+      nextAttemptAt: millis('next_attempt_at').notNull(),
+      createdAt: millis('created_at').notNull(),
+      lastError: varchar('last_error', 255),
+    },
+    (t) => [index(names.index.securityEventDue).on(t.nextAttemptAt), index(names.index.securityEventBatch).on(t.batchId)],
+  );
+  return { session, rateLimit, activity, securityEvent };
 }
 
 /** The tables of one `sessauthSqliteTables` call: pass them to the stores when you renamed them. */

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
-import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
+import type { BaseSQLiteDatabase, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { activeOf, notRevoked, rotateMatch, swapSet, type RotateValues } from '../store/conditions.js';
 import type { QueryDb, SessionEngine } from '../store/engine.js';
 import { oldestBeyondCap } from '../store/login-cap.js';
@@ -86,6 +86,13 @@ export function sqliteEngine(db: SyncSqliteDatabase, tables: SessauthSqliteTable
               .run();
         }
       }, IMMEDIATE),
+
+    insertNew: async (table, rows) => {
+      db.insert(table as SQLiteTable)
+        .values([...rows])
+        .onConflictDoNothing()
+        .run();
+    },
 
     hitCounter: (key, nowMs, windowMs) => upsertCounterReturning(db as unknown as UpsertReturningDb, tables.rateLimit, key, nowMs, windowMs),
   };

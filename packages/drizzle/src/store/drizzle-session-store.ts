@@ -6,8 +6,11 @@ import type {
   AdminSessionQuery,
   CreateSessionInput,
   ExpireAllOptions,
+  NewSecurityEvent,
   RotateOutcome,
   RotateRefreshInput,
+  SecurityEventOutcome,
+  SecurityEventRecord,
   SessionRecord,
   SessionStore,
   StepUpInput,
@@ -27,6 +30,7 @@ import type { DrizzleDatabase } from './resolve-engine.js';
 import { rotateRefresh } from './rotate-refresh.js';
 import type { SessionRow } from './session-row.js';
 import { toSessionModelRow, sessionRecordFromModelRow } from '@sessauth/core/store';
+import { claimSecurityEvents, holdSecurityEvents, releaseSecurityEvents, settleSecurityEvent } from './security-event-outbox.js';
 import { createStoreContext, type DrizzleStoreOptions, type StoreContext } from './store-context.js';
 import { verifySchema } from './verify-schema.js';
 
@@ -42,12 +46,30 @@ export class DrizzleSessionStore implements SessionStore {
   readonly appendActivity?: (input: AppendActivityInput) => Promise<void>;
   readonly listActivity?: (query: ActivityQuery) => Promise<Map<string, ActivityEntry[]>>;
 
+  /**
+   * The Shared Signals outbox, with the `securityEventOutbox` option only (step
+   * 0007-security-event-outbox); see `SecurityEventOutbox` for each guarantee.
+   */
+  readonly holdSecurityEvents?: (events: readonly NewSecurityEvent[], recoverAfter: Date) => Promise<void>;
+  readonly releaseSecurityEvents?: (batchId: string, deliver: boolean, now: Date) => Promise<number>;
+  readonly claimSecurityEvents?: (now: Date, leaseUntil: Date, limit: number) => Promise<SecurityEventRecord[]>;
+  readonly settleSecurityEvent?: (id: string, outcome: SecurityEventOutcome) => Promise<void>;
+
   constructor(db: DrizzleDatabase, options: DrizzleStoreOptions = {}) {
     const ctx = createStoreContext(db, options);
     this.#ctx = ctx;
     if (ctx.activity) {
       this.appendActivity = (input) => guard('appendActivity', ctx.timeoutMs, () => appendActivity(ctx, input));
       this.listActivity = (query) => guard('listActivity', ctx.timeoutMs, () => listActivity(ctx, query));
+    }
+    if (ctx.securityEventOutbox) {
+      this.holdSecurityEvents = (events, recoverAfter) =>
+        guard('holdSecurityEvents', ctx.timeoutMs, () => holdSecurityEvents(ctx, events, recoverAfter));
+      this.releaseSecurityEvents = (batchId, deliver, now) =>
+        guard('releaseSecurityEvents', ctx.timeoutMs, () => releaseSecurityEvents(ctx, batchId, deliver, now));
+      this.claimSecurityEvents = (now, leaseUntil, limit) =>
+        guard('claimSecurityEvents', ctx.timeoutMs, () => claimSecurityEvents(ctx, now, leaseUntil, limit));
+      this.settleSecurityEvent = (id, outcome) => guard('settleSecurityEvent', ctx.timeoutMs, () => settleSecurityEvent(ctx, id, outcome));
     }
   }
 
@@ -137,9 +159,9 @@ export class DrizzleSessionStore implements SessionStore {
   }
 
   /**
-   * The start-up check (`createSessauth` calls it): the session table, and on MySQL/MariaDB
-   * the user-lock table, have every column, and there the compared text columns have a binary
-   * collation. Rejects with `StoreSchemaError` (or its `StoreCollationError`), or with
+   * The start-up check (`createSessauth` calls it): the session table, on MySQL/MariaDB the
+   * user-lock table, and the activity and outbox tables when their options are on, have every
+   * column, and on MySQL/MariaDB the compared text columns have a binary collation. Rejects with `StoreSchemaError` (or its `StoreCollationError`), or with
    * `StoreUnavailableError` when the database cannot be asked.
    */
   checkSchema(): Promise<void> {
@@ -149,6 +171,7 @@ export class DrizzleSessionStore implements SessionStore {
       const tables: Array<readonly [TableRole, Table]> = [['session', session!]];
       if (userLock !== undefined) tables.push(['userLock', userLock]);
       if (this.#ctx.activity) tables.push(['activity', engine.tables.activity]);
+      if (this.#ctx.securityEventOutbox) tables.push(['securityEvent', engine.tables.securityEvent]);
       await verifySchema(engine.db, tables);
       const wrong = await engine.nonBinaryCollation?.('session');
       if (wrong) throw new StoreCollationError(wrong.table, wrong.column);

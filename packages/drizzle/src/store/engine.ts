@@ -4,7 +4,7 @@ import type { RotateValues } from './conditions.js';
 import type { SwapResult } from './rotate-outcome.js';
 import type { SessionRow } from './session-row.js';
 import type { ActivityRow } from './activity-row.js';
-import type { ActivityTable, RateLimitTable, SessionTable } from './tables.js';
+import type { ActivityTable, RateLimitTable, SecurityEventTable, SessionTable } from './tables.js';
 
 export type EngineName = 'postgres' | 'mysql' | 'sqlite';
 
@@ -46,6 +46,7 @@ export interface EngineTables {
   readonly session: SessionTable;
   readonly rateLimit: RateLimitTable;
   readonly activity: ActivityTable;
+  readonly securityEvent: SecurityEventTable;
 }
 
 /**
@@ -75,6 +76,11 @@ export interface SessionEngine {
    * take): insert the rows, then keep each named session's newest `max` (by id).
    */
   appendActivity(userId: string, rows: readonly ActivityRow[], max: number): Promise<void>;
+  /**
+   * One multi-row INSERT (all rows or none) that leaves a row whose primary key is already
+   * stored as it is: the outbox's hold, which a retried call may repeat.
+   */
+  insertNew(table: Table & { readonly id: Column }, rows: ReadonlyArray<Record<string, unknown>>): Promise<void>;
   /** One atomic hit of a fixed-window counter. */
   hitCounter(key: string, nowMs: number, windowMs: number): Promise<CounterState>;
   /** The tables `verify()` checks for the session store (MySQL: with the user-lock table). */

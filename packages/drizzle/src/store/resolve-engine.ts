@@ -21,12 +21,12 @@ import {
 import { type SyncSqliteDatabase, sqliteEngine } from '../sqlite/sqlite-engine.js';
 import type { SessionEngine } from './engine.js';
 
-// The activity tables under their default names, built here and not exported by the schema
-// modules: a host's `export * from '@sessauth/drizzle/pg'` must not grow a table (and a
+// The activity and outbox tables under their default names, built here and not exported by the
+// schema modules: a host's `export * from '@sessauth/drizzle/pg'` must not grow a table (and a
 // migration) for a feature it did not turn on.
-const pgDefaultActivity = sessauthPgTables().activity;
-const mysqlDefaultActivity = sessauthMysqlTables().activity;
-const sqliteDefaultActivity = sessauthSqliteTables().activity;
+const { activity: pgDefaultActivity, securityEvent: pgDefaultSecurityEvent } = sessauthPgTables();
+const { activity: mysqlDefaultActivity, securityEvent: mysqlDefaultSecurityEvent } = sessauthMysqlTables();
+const { activity: sqliteDefaultActivity, securityEvent: sqliteDefaultSecurityEvent } = sessauthSqliteTables();
 
 /** A drizzle database the stores accept: PostgreSQL, MySQL/MariaDB, or SQLite over a synchronous driver (better-sqlite3). */
 export type DrizzleDatabase = AnyPgDatabase | AnyMysqlDatabase | SyncSqliteDatabase;
@@ -42,12 +42,22 @@ export function resolveEngine(db: DrizzleDatabase, tables?: SessauthTables): Ses
   if (is(db, PgDatabase)) {
     return postgresEngine(
       db as AnyPgDatabase,
-      ofDialect(tables ?? { session: pgSession, rateLimit: pgRateLimit, activity: pgDefaultActivity }, PgTable, 'sessauthPgTables'),
+      ofDialect(
+        tables ?? { session: pgSession, rateLimit: pgRateLimit, activity: pgDefaultActivity, securityEvent: pgDefaultSecurityEvent },
+        PgTable,
+        'sessauthPgTables',
+      ),
     );
   }
   if (is(db, MySqlDatabase)) {
     const chosen = ofDialect(
-      tables ?? { session: mysqlSession, userLock: sessauthSessionUserLock, rateLimit: mysqlRateLimit, activity: mysqlDefaultActivity },
+      tables ?? {
+        session: mysqlSession,
+        userLock: sessauthSessionUserLock,
+        rateLimit: mysqlRateLimit,
+        activity: mysqlDefaultActivity,
+        securityEvent: mysqlDefaultSecurityEvent,
+      },
       MySqlTable,
       'sessauthMysqlTables',
     );
@@ -65,7 +75,7 @@ export function resolveEngine(db: DrizzleDatabase, tables?: SessauthTables): Ses
     return sqliteEngine(
       db as SyncSqliteDatabase,
       ofDialect(
-        tables ?? { session: sqliteSession, rateLimit: sqliteRateLimit, activity: sqliteDefaultActivity },
+        tables ?? { session: sqliteSession, rateLimit: sqliteRateLimit, activity: sqliteDefaultActivity, securityEvent: sqliteDefaultSecurityEvent },
         SQLiteTable,
         'sessauthSqliteTables',
       ),

@@ -27,6 +27,15 @@ export interface DrizzleStoreOptions {
    * their retention. Off, the table is never touched. @default false
    */
   activity?: boolean;
+  /**
+   * Keep the Shared Signals transmitter's outbox (the core's JWT_SSF_TRANSMITTER, which refuses
+   * a store without it) in the `securityEvent` table of the tables (`sessauth_session_security_event`;
+   * add it to your schema: `export const { securityEvent: sessauthSessionSecurityEvent } =
+   * sessauthPgTables()`): the store then has `holdSecurityEvents`, `releaseSecurityEvents`,
+   * `claimSecurityEvents` and `settleSecurityEvent`, and `checkSchema` checks that table. Off,
+   * the table is never touched. @default false
+   */
+  securityEventOutbox?: boolean;
 }
 
 /** What every operation of the session store needs. */
@@ -36,6 +45,7 @@ export interface StoreContext {
   readonly purgeBatchSize: number;
   readonly timeoutMs: number;
   readonly activity: boolean;
+  readonly securityEventOutbox: boolean;
 }
 
 export function createStoreContext(db: DrizzleDatabase, options: DrizzleStoreOptions): StoreContext {
@@ -48,5 +58,6 @@ export function createStoreContext(db: DrizzleDatabase, options: DrizzleStoreOpt
     purgeBatchSize,
     timeoutMs: operationTimeout(options.operationTimeoutMs),
     activity: options.activity === true,
+    securityEventOutbox: options.securityEventOutbox === true,
   };
 }

@@ -39,6 +39,23 @@ export interface ActivityColumns {
 
 export type ActivityTable = Table & ActivityColumns;
 
+/** The Shared Signals outbox's columns (step 0007-security-event-outbox). */
+export interface SecurityEventColumns {
+  readonly id: Column;
+  readonly batchId: Column;
+  readonly streamId: Column;
+  readonly token: Column;
+  readonly userId: Column;
+  readonly sessionId: Column;
+  readonly state: Column;
+  readonly attempts: Column;
+  readonly nextAttemptAt: Column;
+  readonly createdAt: Column;
+  readonly lastError: Column;
+}
+
+export type SecurityEventTable = Table & SecurityEventColumns;
+
 export interface RateLimitColumns {
   readonly counterKey: Column;
   readonly count: Column;

@@ -14,10 +14,10 @@ export function describeConformance(target: TestTarget): void {
     if (database === null) return null;
     const { tables } = database;
     return {
-      store: new DrizzleSessionStore(database.db, { tables, activity: true }),
+      store: new DrizzleSessionStore(database.db, { tables, activity: true, securityEventOutbox: true }),
       openSecondInstance: async () => {
         const other = await database.connect();
-        return { store: new DrizzleSessionStore(other.db, { tables, activity: true }), close: other.close };
+        return { store: new DrizzleSessionStore(other.db, { tables, activity: true, securityEventOutbox: true }), close: other.close };
       },
       close: database.close,
     };

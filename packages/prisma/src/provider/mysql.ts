@@ -10,6 +10,8 @@ export const mysqlSql: ProviderSql = {
   isolationLevel: 'ReadCommitted',
   quote: (identifier) => `\`${identifier}\``,
   placeholder: () => '?',
+  // Not INSERT IGNORE, which would also turn a too-long value into a warning: a no-op assignment.
+  keepStoredRow: 'on duplicate key update `id` = `id`',
 
   // No transaction-scoped advisory lock in MySQL: the upsert takes an exclusive lock on the
   // user's row, also for a first login, held until COMMIT (the row @sessauth/kysely locks).

@@ -8,6 +8,7 @@ export const postgresqlSql: ProviderSql = {
   // READ COMMITTED, the default: each statement sees the latest committed rows.
   quote: (identifier) => `"${identifier}"`,
   placeholder: (index) => `$${index}`,
+  keepStoredRow: 'on conflict ("id") do nothing',
 
   // A transaction-scoped advisory lock: released by COMMIT/ROLLBACK, no table. The key is the one
   // @sessauth/kysely takes, so the two stores exclude each other on one database. `execute`, not

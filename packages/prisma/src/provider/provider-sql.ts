@@ -10,6 +10,8 @@ export interface RawNames {
   readonly rateLimit: string;
   /** The activity history (`<session>_activity`, step 0006-session-activity). */
   readonly activity: string;
+  /** The Shared Signals outbox (`<session>_security_event`, step 0007-security-event-outbox). */
+  readonly securityEvent: string;
   /** The session table's own name, unquoted (the advisory lock's key, as @sessauth/kysely takes it). */
   readonly sessionTable: string;
 }
@@ -32,6 +34,11 @@ export interface ProviderSql {
   /** The isolation of the stores' interactive transactions, where not the engine's default. */
   readonly isolationLevel?: 'ReadCommitted';
   quote(identifier: string): string;
+  /**
+   * The end of an INSERT that leaves a row whose primary key (`id`) is already stored as it is
+   * (the outbox's hold, which a retried call may repeat); only that conflict, no other error, is let pass.
+   */
+  readonly keepStoredRow: string;
   /** The raw statements' placeholder for the `index`-th value (1-based): `$1` or `?`. */
   placeholder(index: number): string;
   /** Serialises the logins of one user until the transaction ends, also before the user's first row exists. */

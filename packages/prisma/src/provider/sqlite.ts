@@ -12,6 +12,7 @@ export const sqliteSql: ProviderSql = {
   // No isolation level: SQLite transactions are serializable, and the adapter refuses any other.
   quote: (identifier) => `"${identifier}"`,
   placeholder: () => '?',
+  keepStoredRow: 'on conflict ("id") do nothing',
   lockUser: () => Promise.resolve(),
   lockSession: () => Promise.resolve(),
 

@@ -1,5 +1,5 @@
 /** A table of the schema by its role; its real name comes from the store's options. */
-export type TableRole = 'session' | 'userLock' | 'rateLimit' | 'activity';
+export type TableRole = 'session' | 'userLock' | 'rateLimit' | 'activity' | 'securityEvent';
 
 /**
  * Every step of the sessauth schema -> the columns it creates or adds, in order, named as
@@ -34,6 +34,11 @@ export const SCHEMA_STEPS: ReadonlyArray<readonly [step: string, role: TableRole
   ['0004-session-authentication', 'session', ['auth_time', 'amr', 'acr']],
   ['0005-session-dpop', 'session', ['dpop_jkt']],
   ['0006-session-activity', 'activity', ['id', 'session_id', 'user_id', 'kind', 'at', 'expires_at', 'ip_address', 'browser', 'location', 'detail']],
+  [
+    '0007-security-event-outbox',
+    'securityEvent',
+    ['id', 'batch_id', 'stream_id', 'token', 'user_id', 'session_id', 'state', 'attempts', 'next_attempt_at', 'created_at', 'last_error'],
+  ],
 ];
 
 export interface ExpectedColumn {

@@ -8,8 +8,11 @@ import type {
   AdminSessionQuery,
   CreateSessionInput,
   ExpireAllOptions,
+  NewSecurityEvent,
   RotateOutcome,
   RotateRefreshInput,
+  SecurityEventOutcome,
+  SecurityEventRecord,
   SessionRecord,
   SessionStore,
   StepUpInput,
@@ -22,6 +25,7 @@ import { guard } from './guard.js';
 import { purgeExpired } from './purge-expired.js';
 import { rotateRefresh } from './rotate-refresh.js';
 import { isActiveModelRow, sessionRecordFromModelRow } from '@sessauth/core/store';
+import { claimSecurityEvents, holdSecurityEvents, releaseSecurityEvents, settleSecurityEvent } from './security-event-outbox.js';
 import { activeOf, revokeAt } from './session-writes.js';
 import { type ClientContext, type ClientOptions, createClientContext } from './store-context.js';
 import { mappedElsewhere, verifySchema } from './verify-schema.js';
@@ -43,6 +47,15 @@ export class PrismaSessionStore implements SessionStore {
   readonly appendActivity?: (input: AppendActivityInput) => Promise<void>;
   readonly listActivity?: (query: ActivityQuery) => Promise<Map<string, ActivityEntry[]>>;
 
+  /**
+   * The Shared Signals outbox, with the `securityEventOutbox` option only (migration
+   * 0005_sessauth_security_event_outbox); see `SecurityEventOutbox` for each guarantee.
+   */
+  readonly holdSecurityEvents?: (events: readonly NewSecurityEvent[], recoverAfter: Date) => Promise<void>;
+  readonly releaseSecurityEvents?: (batchId: string, deliver: boolean, now: Date) => Promise<number>;
+  readonly claimSecurityEvents?: (now: Date, leaseUntil: Date, limit: number) => Promise<SecurityEventRecord[]>;
+  readonly settleSecurityEvent?: (id: string, outcome: SecurityEventOutcome) => Promise<void>;
+
   constructor(prisma: SessauthPrismaClient, options: PrismaStoreOptions) {
     const ctx = createClientContext(
       prisma,
@@ -54,6 +67,15 @@ export class PrismaSessionStore implements SessionStore {
     if (ctx.activity) {
       this.appendActivity = (input) => guard('appendActivity', ctx.timeoutMs, () => appendActivity(ctx, input));
       this.listActivity = (query) => guard('listActivity', ctx.timeoutMs, () => listActivity(ctx, query));
+    }
+    if (ctx.securityEventOutbox) {
+      this.holdSecurityEvents = (events, recoverAfter) =>
+        guard('holdSecurityEvents', ctx.timeoutMs, () => holdSecurityEvents(ctx, events, recoverAfter));
+      this.releaseSecurityEvents = (batchId, deliver, now) =>
+        guard('releaseSecurityEvents', ctx.timeoutMs, () => releaseSecurityEvents(ctx, batchId, deliver, now));
+      this.claimSecurityEvents = (now, leaseUntil, limit) =>
+        guard('claimSecurityEvents', ctx.timeoutMs, () => claimSecurityEvents(ctx, now, leaseUntil, limit));
+      this.settleSecurityEvent = (id, outcome) => guard('settleSecurityEvent', ctx.timeoutMs, () => settleSecurityEvent(ctx, id, outcome));
     }
   }
 
@@ -161,10 +183,11 @@ export class PrismaSessionStore implements SessionStore {
   }
 
   /**
-   * The start-up check (`createSessauth` calls it): the session table, and on MySQL/MariaDB the
-   * user-lock table, have every column, and there the compared text columns have a binary
-   * collation. Rejects with `StoreSchemaError` (or its `StoreCollationError`), or with
-   * `StoreUnavailableError` when the database cannot be asked.
+   * The start-up check (`createSessauth` calls it): the session table, on MySQL/MariaDB the
+   * user-lock table, and the activity and outbox tables when their options are on, have every
+   * column, and on MySQL/MariaDB the compared text columns have a binary collation. Rejects
+   * with `StoreSchemaError` (or its `StoreCollationError`), or with `StoreUnavailableError` when
+   * the database cannot be asked.
    */
   checkSchema(): Promise<void> {
     const { client, sql, names, plain } = this.#ctx;
@@ -179,6 +202,7 @@ export class PrismaSessionStore implements SessionStore {
         ['session', names.session, plain.session],
         ...(mysql ? [['userLock', names.userLock, plain.userLock] as const] : []),
         ...(this.#ctx.activity ? [['activity', names.activity, plain.activity] as const] : []),
+        ...(this.#ctx.securityEventOutbox ? [['securityEvent', names.securityEvent, plain.securityEvent] as const] : []),
       ]).catch((error: unknown) => {
         const lost = error instanceof StoreSchemaError && error.problems.some((p) => p.table === plain.session && p.missingColumns.length === 0);
         throw lost && modelAnswers ? mappedElsewhere(error.problems, plain.session) : error;

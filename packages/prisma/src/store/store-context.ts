@@ -33,6 +33,14 @@ export interface ClientOptions {
    * `purgeExpired` deletes entries past their retention. Off, the table is never touched. @default false
    */
   activity?: boolean;
+  /**
+   * Keep the Shared Signals transmitter's outbox (the core's JWT_SSF_TRANSMITTER, which refuses a
+   * store without it) in `<tableName>_security_event` (the model of `sessauth-security-event.prisma`
+   * and migration 0005_sessauth_security_event_outbox): the store then has `holdSecurityEvents`,
+   * `releaseSecurityEvents`, `claimSecurityEvents` and `settleSecurityEvent`, and `checkSchema`
+   * checks that table. Off, the table is never touched. @default false
+   */
+  securityEventOutbox?: boolean;
 }
 
 /** What every operation of a store needs. */
@@ -40,9 +48,17 @@ export interface ClientContext {
   readonly client: SessauthPrismaClient;
   readonly sql: ProviderSql;
   readonly names: RawNames;
-  readonly plain: { readonly session: string; readonly userLock: string; readonly rateLimit: string; readonly activity: string };
+  readonly plain: {
+    readonly session: string;
+    readonly userLock: string;
+    readonly rateLimit: string;
+    readonly activity: string;
+    readonly securityEvent: string;
+  };
   /** The activity history is kept (`activity` option). */
   readonly activity: boolean;
+  /** The Shared Signals outbox is kept (`securityEventOutbox` option). */
+  readonly securityEventOutbox: boolean;
   readonly timeoutMs: number;
   readonly purgeBatchSize: number;
   /** Each interactive transaction: bounded by the call's deadline, at the provider's isolation. */
@@ -82,6 +98,7 @@ export function createClientContext(
     session: identifier(tables.session, 'tableName'),
     userLock: `${tables.session}_user_lock`,
     activity: `${tables.session}_activity`,
+    securityEvent: `${tables.session}_security_event`,
     rateLimit: identifier(tables.rateLimit, 'tableName'),
   };
   const prefix = options.schema === undefined ? '' : `${sql.quote(identifier(options.schema, 'schema'))}.`;
@@ -97,11 +114,13 @@ export function createClientContext(
       userLock: prefix + sql.quote(plain.userLock),
       rateLimit: prefix + sql.quote(plain.rateLimit),
       activity: prefix + sql.quote(plain.activity),
+      securityEvent: prefix + sql.quote(plain.securityEvent),
       sessionTable: plain.session,
     },
     timeoutMs,
     purgeBatchSize,
     activity: options.activity === true,
+    securityEventOutbox: options.securityEventOutbox === true,
     transaction: transactionOptions(timeoutMs, sql),
   };
 }

@@ -13,10 +13,13 @@ export function describeConformance(target: TestTarget): void {
     const database = await target.open();
     if (database === null) return null;
     return {
-      store: new PrismaSessionStore(database.prisma, { ...database.options, activity: true }),
+      store: new PrismaSessionStore(database.prisma, { ...database.options, activity: true, securityEventOutbox: true }),
       openSecondInstance: async () => {
         const other = await database.connect();
-        return { store: new PrismaSessionStore(other.prisma, { ...database.options, activity: true }), close: other.close };
+        return {
+          store: new PrismaSessionStore(other.prisma, { ...database.options, activity: true, securityEventOutbox: true }),
+          close: other.close,
+        };
       },
       close: database.close,
     };
