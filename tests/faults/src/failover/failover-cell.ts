@@ -138,14 +138,21 @@ interface Deployment {
 async function deploy(cell: FailoverCell): Promise<Deployment> {
   const settings = { minReplicas: cell.durable ? DURABLE_SERVER.minReplicas : null };
   if (cell.topology === 'cluster') {
-    if (cell.fault !== 'kill') throw new Error('the cluster cells kill a primary only');
     const cluster = await startRedisClusterGroup(settings);
     try {
       // ioredis' Cluster does not become ready while cluster_state is not ok (just after the create).
       await cluster.awaitHealthy();
-      const client = await createRedisClusterClient(cluster.seeds.map((seed) => ({ ...seed })));
+      const client = await createRedisClusterClient(
+        cluster.seeds.map((seed) => ({ ...seed })),
+        { natMap: cluster.natMap },
+      );
       client.on('error', () => undefined);
-      return { client, awaitHealthy: () => cluster.awaitHealthy(), fault: () => clusterKillFault(cluster), stop: () => cluster.stop() };
+      return {
+        client,
+        awaitHealthy: () => cluster.awaitHealthy(),
+        fault: (kind) => (kind === 'kill' ? clusterKillFault(cluster) : clusterPartitionFault(cluster)),
+        stop: () => cluster.stop(),
+      };
     } catch (error) {
       await cluster.stop();
       throw error;
@@ -183,6 +190,35 @@ function clusterKillFault(cluster: RedisClusterGroup): Fault {
       if (old === null) return;
       await cluster.awaitFailover(old, CLUSTER_NODE_TIMEOUT_MS * 10);
       await cluster.restart(old);
+    },
+  };
+}
+
+/**
+ * A cluster primary cut off from every other node (gossip and replication) while the application
+ * still reaches it: the cluster's split brain. Held past the failover (its replica, on the majority
+ * side, is promoted meanwhile); healed when the other nodes agree it owns no slot any more. It then
+ * hears the newer configuration and turns into a replica of its successor, dropping what it
+ * accepted alone.
+ */
+function clusterPartitionFault(cluster: RedisClusterGroup): Fault {
+  let old: ClusterNodeProcess | null = null;
+  return {
+    name: `cluster primary partitioned from every other node for ${PARTITION_MS / 1000} s`,
+    holdMs: PARTITION_MS,
+    async inject() {
+      const primaries = await cluster.primaries();
+      old = primaries[Math.floor(Math.random() * primaries.length)] ?? null;
+      if (old === null) throw new Error('the cluster has no primary');
+      cluster.isolate(old);
+    },
+    async heal() {
+      if (old === null) return;
+      try {
+        await cluster.awaitFailover(old, CLUSTER_NODE_TIMEOUT_MS * 10);
+      } finally {
+        cluster.heal();
+      }
     },
   };
 }
