@@ -33,12 +33,24 @@ export class RedisSecurityEventOutbox {
 
   async release(batchId: string, deliver: boolean, now: Date): Promise<number> {
     return Number(
-      await runWriteScript(this.#ctx, 'releaseSecurityEvents', SCRIPTS.releaseSecurityEvents, [this.#due], [this.#base, batchId, deliver ? '1' : '0', now.getTime()]),
+      await runWriteScript(
+        this.#ctx,
+        'releaseSecurityEvents',
+        SCRIPTS.releaseSecurityEvents,
+        [this.#due],
+        [this.#base, batchId, deliver ? '1' : '0', now.getTime()],
+      ),
     );
   }
 
   async claim(now: Date, leaseUntil: Date, limit: number): Promise<SecurityEventRecord[]> {
-    const reply = await runWriteScript(this.#ctx, 'claimSecurityEvents', SCRIPTS.claimSecurityEvents, [this.#due], [this.#base, now.getTime(), leaseUntil.getTime(), limit]);
+    const reply = await runWriteScript(
+      this.#ctx,
+      'claimSecurityEvents',
+      SCRIPTS.claimSecurityEvents,
+      [this.#due],
+      [this.#base, now.getTime(), leaseUntil.getTime(), limit],
+    );
     return (reply as string[][]).map(toRecord);
   }
 

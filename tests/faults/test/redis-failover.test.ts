@@ -49,6 +49,9 @@ const cells: FailoverCell[] = [
   // the partition switchboard of src/failover), the application still reaching it.
   { topology: 'cluster', durable: true, fault: 'partition', failovers: FEW },
   { topology: 'cluster', durable: false, fault: 'partition', failovers: FEW },
+  // What the servers' settings do without the store's WAIT (min-replicas-to-write 1, max lag 2 s): they
+  // bound how long the cut-off primary accepts writes, they do not close the window. Soak only.
+  ...(SOAK ? [{ topology: 'cluster', durable: false, serverOnly: true, fault: 'partition', failovers: FEW } as const] : []),
 ];
 
 describe.skipIf(available === null)('Redis failover under load (Sentinel, Cluster): what an acknowledged write survives', () => {

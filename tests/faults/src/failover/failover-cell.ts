@@ -30,6 +30,11 @@ export type FailoverTopology = 'sentinel' | 'cluster';
 export interface FailoverCell {
   readonly topology: FailoverTopology;
   readonly durable: boolean;
+  /**
+   * Only the servers' half of the durable configuration (`min-replicas-to-write`, `min-replicas-max-lag`),
+   * the store without `durability`: shows what the server settings alone leave open. Needs `durable: false`.
+   */
+  readonly serverOnly?: boolean;
   readonly fault: FailoverFault;
   readonly failovers: number;
 }
@@ -57,8 +62,13 @@ export const FAILOVER_LOAD: LoadShape = { clients: 24, rate: 40, warmupMs: SOAK 
 /** How long the partition holds: past the failover timeout, so the sentinels promote a replica meanwhile. */
 export const PARTITION_MS = FAILOVER_TIMEOUT_MS + 2000;
 
+function settingsName(cell: FailoverCell): string {
+  if (cell.durable) return 'durable';
+  return cell.serverOnly === true ? 'server settings only' : 'default';
+}
+
 export function cellName(cell: FailoverCell): string {
-  return `${cell.topology === 'sentinel' ? 'Sentinel' : 'Cluster'}, ${cell.durable ? 'durable' : 'default'}, ${cell.fault === 'kill' ? 'SIGKILL of the primary' : `primary partitioned ${PARTITION_MS / 1000} s`}`;
+  return `${cell.topology === 'sentinel' ? 'Sentinel' : 'Cluster'}, ${settingsName(cell)}, ${cell.fault === 'kill' ? 'SIGKILL of the primary' : `primary partitioned ${PARTITION_MS / 1000} s`}`;
 }
 
 /**
@@ -101,7 +111,10 @@ export async function runFailoverCell(cell: FailoverCell, log: (line: string) =>
       others.push(...counted.others.map((violation) => ({ ...violation, scenario: i + 1 })));
       entries.push(...report.entries);
       recoveries.push(report.recoveryMs);
-      log(`${summaryLine(cellName(cell), report)} | lost ${JSON.stringify(counted.losses)} | other violations ${rulesOf(counted.others)}`);
+      const late = report.violations.filter((v) => v.rule === 'slow-answer' || v.rule === 'no-answer').map((v) => v.detail);
+      log(
+        `${summaryLine(cellName(cell), report)} | lost ${JSON.stringify(counted.losses)} | other violations ${rulesOf(counted.others)}${late.length > 0 ? ` | late: ${late.slice(0, 5).join('; ')}` : ''}`,
+      );
     }
     await deployment.awaitHealthy();
     const finalRecoveryMs = await untilServing(server.baseUrl, users[FAILOVER_LOAD.clients]!);
@@ -136,7 +149,7 @@ interface Deployment {
 }
 
 async function deploy(cell: FailoverCell): Promise<Deployment> {
-  const settings = { minReplicas: cell.durable ? DURABLE_SERVER.minReplicas : null };
+  const settings = { minReplicas: cell.durable || cell.serverOnly === true ? DURABLE_SERVER.minReplicas : null };
   if (cell.topology === 'cluster') {
     const cluster = await startRedisClusterGroup(settings);
     try {
