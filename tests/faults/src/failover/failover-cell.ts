@@ -228,7 +228,9 @@ function clusterPartitionFault(cluster: RedisClusterGroup): Fault {
     async heal() {
       if (old === null) return;
       try {
-        await cluster.awaitFailover(old, CLUSTER_NODE_TIMEOUT_MS * 10);
+        // An election can fail and is retried after 2 × cluster-node-timeout; on a machine with a load
+        // average of 90 (seen) several rounds were needed.
+        await cluster.awaitFailover(old, CLUSTER_NODE_TIMEOUT_MS * 24);
       } finally {
         cluster.heal();
       }

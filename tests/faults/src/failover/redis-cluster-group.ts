@@ -197,8 +197,10 @@ export async function startRedisClusterGroup(settings: ReplicationSettings): Pro
     },
     async awaitFailover(old, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
+      let seen = '';
       while (Date.now() < deadline) {
         const lines = await clusterNodes(old);
+        seen = describeNodes(lines);
         const entry = lines?.find((l) => l.port === old.announcedPort);
         const running = nodes.filter((n) => n.running() && n.index !== old.index);
         if (entry !== undefined && !(entry.flags.includes('master') && entry.hasSlots && !entry.flags.includes('fail'))) {
@@ -206,12 +208,14 @@ export async function startRedisClusterGroup(settings: ReplicationSettings): Pro
         }
         await sleep(100);
       }
-      throw new Error(`no replica took over from the node on port ${old.announcedPort} within ${timeoutMs} ms`);
+      throw new Error(`no replica took over from the node on port ${old.announcedPort} within ${timeoutMs} ms (last seen: ${seen})`);
     },
-    async awaitHealthy(timeoutMs = 90_000) {
+    async awaitHealthy(timeoutMs = 180_000) {
       const deadline = Date.now() + timeoutMs;
+      let seen = '';
       while (Date.now() < deadline) {
         const lines = await clusterNodes();
+        seen = `${describeNodes(lines)}; running ${nodes.filter((n) => n.running()).length}`;
         if (lines !== null && nodes.every((n) => n.running())) {
           const masters = lines.filter((l) => l.flags.includes('master') && l.hasSlots && !l.flags.includes('fail'));
           const replicas = lines.filter((l) => l.flags.includes('slave') && !l.flags.includes('fail'));
@@ -230,10 +234,16 @@ export async function startRedisClusterGroup(settings: ReplicationSettings): Pro
         }
         await sleep(250);
       }
-      throw new Error(`the cluster did not become healthy within ${timeoutMs} ms`);
+      throw new Error(`the cluster did not become healthy within ${timeoutMs} ms (last seen: ${seen})`);
     },
     stop: stopAll,
   };
+}
+
+/** One node table in a line, for an error message: port, flags, slots or not, link. */
+function describeNodes(lines: readonly NodeLine[] | null): string {
+  if (lines === null) return 'no node answered';
+  return lines.map((l) => `${l.port}:${l.flags.join(',')}${l.hasSlots ? ':slots' : ''}${l.connected ? '' : ':disconnected'}`).join(' ');
 }
 
 function isRunning(child: ChildProcess | undefined): boolean {
