@@ -203,7 +203,14 @@ export async function startRedisClusterGroup(settings: ReplicationSettings): Pro
         seen = describeNodes(lines);
         const entry = lines?.find((l) => l.port === old.announcedPort);
         const running = nodes.filter((n) => n.running() && n.index !== old.index);
-        if (entry !== undefined && !(entry.flags.includes('master') && entry.hasSlots && !entry.flags.includes('fail'))) {
+        // Another node owns its slots now: `old` holds none. A `fail` flag alone is not enough: the
+        // node asked may flag it before the others have heard, and before any replica won the
+        // election; restarting a killed node (no persistence) then would come back empty as the
+        // slots' primary and its replica would copy the empty data set (the hazard in the docs).
+        const owners = (lines ?? []).filter(
+          (l) => l.flags.includes('master') && l.hasSlots && !l.flags.includes('fail') && l.port !== old.announcedPort,
+        );
+        if (entry !== undefined && !entry.hasSlots && owners.length === 3) {
           if ((await Promise.all(running.map(stateOk))).every(Boolean)) return;
         }
         await sleep(100);
