@@ -1,4 +1,5 @@
 import type { ActivityEntry, ActivityKind, ActivityQuery, AppendActivityInput } from '@sessauth/core/store';
+import { runWriteScript } from './durability.js';
 import { runScript } from './script-runner.js';
 import { SCRIPTS } from './scripts/session-scripts.js';
 import type { StoreContext } from './store-context.js';
@@ -77,7 +78,9 @@ export async function appendActivity(ctx: StoreContext, input: AppendActivityInp
     keys.push(ctx.keys.activity(first.userId, sessionId));
     args.push(ordered.length, Math.max(...ordered.map((entry) => entry.expiresAt.getTime())), ...ordered.map(encode));
   }
-  await runScript(ctx.client, SCRIPTS.appendActivity, keys, args);
+  // A state change like any other: with `durability` it waits for the replicas (the core records
+  // activity best effort, so an unmet wait is logged there and the answer stands).
+  await runWriteScript(ctx, 'appendActivity', SCRIPTS.appendActivity, keys, args);
 }
 
 /** One script on the user's slot reads every requested list; entries past their expiry are left out. */

@@ -33,7 +33,8 @@ export interface RedisSessionStoreOptions {
   readonly logger?: Logger;
   /**
    * Off by default. With `{ replicas, timeoutMs }`, every state change (login, refresh, logout,
-   * logout-all, rename, step-up, activity) is followed by `WAIT replicas timeoutMs` on the same
+   * logout-all, rename, step-up, the activity history, the security-event outbox) is followed by
+   * `WAIT replicas timeoutMs` on the same
    * connection; a change that fewer replicas acknowledged in time fails with
    * `StoreUnavailableError` (503) and is logged (`redis_durability_unmet`). It narrows what a
    * failover can lose; it does not make Redis strongly consistent: see

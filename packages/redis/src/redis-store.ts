@@ -63,7 +63,7 @@ export class RedisSessionStore implements SessionStore {
       durability: validateDurability(options.durability, this.timeoutMs, options.client),
       logger: this.logger,
     };
-    this.outbox = new RedisSecurityEventOutbox(options.client, this.ctx.keys.prefix);
+    this.outbox = new RedisSecurityEventOutbox(this.ctx, this.ctx.keys.prefix);
   }
 
   /** The Shared Signals outbox: one Lua script per operation on the `{ssf}` slot (see `SecurityEventOutbox`). */

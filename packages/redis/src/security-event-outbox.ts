@@ -1,6 +1,5 @@
 import type { NewSecurityEvent, SecurityEventOutcome, SecurityEventRecord, SecurityEventState } from '@sessauth/core/store';
-import type { RedisLike } from './redis-like.js';
-import { runScript } from './script-runner.js';
+import { runWriteScript, type DurableWriteContext } from './durability.js';
 import { SCRIPTS } from './scripts/session-scripts.js';
 
 /**
@@ -8,14 +7,17 @@ import { SCRIPTS } from './scripts/session-scripts.js';
  * so atomic (see scripts/security-event-outbox.lua.ts for the keys). The rows are held before
  * a revocation and released after it, like on SQL: a revocation and its outbox rows live on
  * different slots (the user's and `{ssf}`), which no single script may touch on a cluster.
+ * Every operation changes state (even a claim takes a lease), so each waits for the store's
+ * `durability` like a session write: a held row lost in a failover would be a security event never
+ * sent for a revocation that happened.
  */
 export class RedisSecurityEventOutbox {
-  readonly #client: RedisLike;
+  readonly #ctx: DurableWriteContext;
   readonly #base: string;
   readonly #due: string;
 
-  constructor(client: RedisLike, prefix: string) {
-    this.#client = client;
+  constructor(ctx: DurableWriteContext, prefix: string) {
+    this.#ctx = ctx;
     this.#base = `${prefix}{ssf}:`;
     this.#due = `${this.#base}due`;
   }
@@ -26,17 +28,29 @@ export class RedisSecurityEventOutbox {
     for (const event of events) {
       args.push(event.id, event.batchId, event.streamId, event.token, event.userId ?? '', event.sessionId ?? '', event.createdAt.getTime());
     }
-    await runScript(this.#client, SCRIPTS.holdSecurityEvents, [this.#due], args);
+    await runWriteScript(this.#ctx, 'holdSecurityEvents', SCRIPTS.holdSecurityEvents, [this.#due], args);
   }
 
   async release(batchId: string, deliver: boolean, now: Date): Promise<number> {
     return Number(
-      await runScript(this.#client, SCRIPTS.releaseSecurityEvents, [this.#due], [this.#base, batchId, deliver ? '1' : '0', now.getTime()]),
+      await runWriteScript(
+        this.#ctx,
+        'releaseSecurityEvents',
+        SCRIPTS.releaseSecurityEvents,
+        [this.#due],
+        [this.#base, batchId, deliver ? '1' : '0', now.getTime()],
+      ),
     );
   }
 
   async claim(now: Date, leaseUntil: Date, limit: number): Promise<SecurityEventRecord[]> {
-    const reply = await runScript(this.#client, SCRIPTS.claimSecurityEvents, [this.#due], [this.#base, now.getTime(), leaseUntil.getTime(), limit]);
+    const reply = await runWriteScript(
+      this.#ctx,
+      'claimSecurityEvents',
+      SCRIPTS.claimSecurityEvents,
+      [this.#due],
+      [this.#base, now.getTime(), leaseUntil.getTime(), limit],
+    );
     return (reply as string[][]).map(toRecord);
   }
 
@@ -47,7 +61,7 @@ export class RedisSecurityEventOutbox {
         : outcome.kind === 'retry'
           ? [this.#base, id, 'retry', outcome.attempts, outcome.nextAttemptAt.getTime(), outcome.error.slice(0, 255)]
           : [this.#base, id, 'dead', outcome.attempts, 0, outcome.error.slice(0, 255)];
-    await runScript(this.#client, SCRIPTS.settleSecurityEvent, [this.#due], args);
+    await runWriteScript(this.#ctx, 'settleSecurityEvent', SCRIPTS.settleSecurityEvent, [this.#due], args);
   }
 }
 

@@ -61,7 +61,7 @@ describe('RedisSessionStore durability on a server without replicas: every state
     client.disconnect();
   });
 
-  it('create, rotate, revoke, expire-all, rename, step-up: 503 and one log line each, naming no key or token', async (context) => {
+  it('create, rotate, revoke, expire-all, rename, step-up, activity, the security-event outbox: 503 and one log line each, naming no key or token', async (context) => {
     if (client === null) return context.skip();
     const userId = `user-${randomUUID()}`;
     const plain = new RedisSessionStore({ client, keyPrefix: prefix });
@@ -70,6 +70,8 @@ describe('RedisSessionStore durability on a server without replicas: every state
     // A session written without the setting, so each write below has something to change.
     const session = await plain.createSession({ session: newSession(userId), maxActiveSessions: 10 });
     const now = new Date();
+    const eventId = randomUUID();
+    const batchId = randomUUID();
 
     const attempts: Array<[string, () => Promise<unknown>]> = [
       ['createSession', () => durable.createSession({ session: newSession(userId), maxActiveSessions: 10 })],
@@ -89,6 +91,38 @@ describe('RedisSessionStore durability on a server without replicas: every state
       ['recordStepUp', () => durable.recordStepUp({ sessionId: session.id, userId, now, authTime: now, amr: ['pwd'], acr: null })],
       ['expireSession', () => durable.expireSession(session.id, userId, now)],
       ['expireAllForUser', () => durable.expireAllForUser(userId, now)],
+      [
+        'appendActivity',
+        () =>
+          durable.appendActivity({
+            entries: [
+              {
+                id: `${now.getTime()}-1`,
+                sessionId: session.id,
+                userId,
+                kind: 'refreshed',
+                at: now,
+                expiresAt: new Date(now.getTime() + 60_000),
+                ipAddress: null,
+                browser: null,
+                location: null,
+                detail: null,
+              },
+            ],
+            maxEntriesPerSession: 10,
+          }),
+      ],
+      [
+        'holdSecurityEvents',
+        () =>
+          durable.holdSecurityEvents(
+            [{ id: eventId, batchId, streamId: 'stream', token: 'set-token', userId, sessionId: session.id, createdAt: now }],
+            new Date(now.getTime() + 60_000),
+          ),
+      ],
+      ['releaseSecurityEvents', () => durable.releaseSecurityEvents(batchId, true, now)],
+      ['claimSecurityEvents', () => durable.claimSecurityEvents(now, new Date(now.getTime() + 60_000), 10)],
+      ['settleSecurityEvent', () => durable.settleSecurityEvent(eventId, { kind: 'remove' })],
     ];
     for (const [operation, attempt] of attempts) {
       const failure = await attempt().then(

@@ -50,6 +50,12 @@ describe('countLosses', () => {
     expect(result.losses.revocationsLost).toBe(2);
   });
 
+  it('the probe right after an acknowledged logout answered 200 is that revocation lost, once, not a contract break', () => {
+    const result = losses(entries({ kind: 'logout', start: 2000, end: 2010 }, { kind: 'probe', start: 2011, end: 2020 }));
+    expect(result.losses.revocationsLost).toBe(1);
+    expect(result.others).toEqual([]);
+  });
+
   it('a spent refresh token that works again is one undone rotation (the replay 200 is not also another finding)', () => {
     const result = losses(entries({ kind: 'refresh', presented: 'r1' }, { kind: 'replay', presented: 'r1', start: 2000, end: 2010 }));
     expect(result.losses.rotationsUndone).toBe(1);

@@ -31,11 +31,13 @@ export function countLosses(violations: readonly Violation[]): { losses: LossCou
   const counted = new Set(Object.values(RULES).flat());
   const losses = { ...NO_LOSS };
   for (const [kind, rules] of Object.entries(RULES) as Array<[keyof LossCounts, readonly string[]]>) {
-    const matching = violations.filter((v) => rules.includes(v.rule));
+    const matching = violations.filter((v) => rules.includes(v.rule) || (kind === 'revocationsLost' && isServedProbe(v)));
     const perAnswer = kind === 'lateAnswers';
     losses[kind] = perAnswer ? matching.length : new Set(matching.map((v) => v.subject ?? v.detail)).size;
   }
-  const others = violations.filter((v) => !counted.has(v.rule) && !(v.rule === 'unexpected-status' && / replay -> 200\b/.test(v.detail)));
+  const others = violations.filter(
+    (v) => !counted.has(v.rule) && !(v.rule === 'unexpected-status' && / replay -> 200\b/.test(v.detail)) && !isServedProbe(v),
+  );
   return { losses, others };
 }
 
@@ -79,6 +81,15 @@ export function isAvailability(violation: Violation): boolean {
 
 export function isUnansweredCheck(violation: Violation): boolean {
   return violation.rule === 'unexpected-status' && / committed-check -> 503\b/.test(violation.detail);
+}
+
+/**
+ * A probe answered 200: the client probes its session right after an acknowledged logout or reuse
+ * revocation, so a 200 is that revocation lost (counted there, once per session, whether or not the
+ * checker also reported it as `revoked-but-served`), not a contract break.
+ */
+function isServedProbe(violation: Violation): boolean {
+  return violation.rule === 'unexpected-status' && / probe -> 200\b/.test(violation.detail);
 }
 
 /** Counts of violations by rule, as `rule:count` words. */
