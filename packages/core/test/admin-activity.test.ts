@@ -53,13 +53,29 @@ describe('admin listing: the activity view (JWT_SESSION_ACTIVITY)', () => {
     const { auth, admin, lisbon, london } = await seeded();
     const json = JSON.parse((await page(auth, admin, 'user=user-bob&format=json'))!.body!) as { sessions: AdminSessionJson[] };
     const byId = new Map(json.sessions.map((session) => [session.id, session]));
-    expect(byId.get(lisbon)).toMatchObject({ last_ip_address: LISBON, last_browser: 'Firefox on Linux', signals: ['new_device', 'new_country', 'impossible_travel'] });
+    expect(byId.get(lisbon)).toMatchObject({
+      last_ip_address: LISBON,
+      last_browser: 'Firefox on Linux',
+      signals: ['new_device', 'new_country', 'impossible_travel'],
+    });
     expect(byId.get(london)?.activity?.map((entry) => entry.kind)).toEqual(['created']);
 
     const off = await seeded({});
     const plain = JSON.parse((await page(off.auth, off.admin, 'user=user-bob&format=json'))!.body!) as { sessions: AdminSessionJson[] };
     expect(Object.keys(plain.sessions[0]!).sort()).toEqual(
-      ['browser', 'created_at', 'expired_at', 'expires_at', 'id', 'ip_address', 'last_activity_at', 'location', 'status', 'user_agent', 'user_id'].sort(),
+      [
+        'browser',
+        'created_at',
+        'expired_at',
+        'expires_at',
+        'id',
+        'ip_address',
+        'last_activity_at',
+        'location',
+        'status',
+        'user_agent',
+        'user_id',
+      ].sort(),
     );
     expect((await page(off.auth, off.admin, ''))!.body).not.toContain('<th>Activity</th>');
   });

@@ -269,7 +269,11 @@ export async function recordCapRevoked<U>(services: SessionServices<U>, candidat
     const ids = candidates.map((candidate) => candidate.id);
     const found = services.store.findSessions
       ? await services.store.findSessions(ids)
-      : new Map((await Promise.all(ids.map((id) => services.store.findSession(id)))).flatMap((record) => (record === null ? [] : [[record.id, record] as const])));
+      : new Map(
+          (await Promise.all(ids.map((id) => services.store.findSession(id)))).flatMap((record) =>
+            record === null ? [] : [[record.id, record] as const],
+          ),
+        );
     const ended = ids.filter((id) => found.get(id)?.expiredAt?.getTime() === session.createdAt.getTime());
     await recordRevoked(services, session.userId, ended, 'max_active_sessions');
   } catch (error) {

@@ -129,7 +129,10 @@ function activityHtml(history: readonly ActivityEntry[]): string {
     .map((entry) => {
       const place = entry.location === null ? '' : describeLocation(entry.location);
       const where = [entry.ipAddress, entry.browser, place].filter((part) => part !== null && part !== '').join(' · ');
-      const detail = entry.detail === null ? '' : ` <b>${escapeHtml(entry.kind === 'risk_signal' ? (SIGNAL_LABELS[entry.detail] ?? entry.detail) : entry.detail)}</b>`;
+      const detail =
+        entry.detail === null
+          ? ''
+          : ` <b>${escapeHtml(entry.kind === 'risk_signal' ? (SIGNAL_LABELS[entry.detail] ?? entry.detail) : entry.detail)}</b>`;
       return `<li data-kind="${escapeHtml(entry.kind)}">${timeHtml(entry.at)} ${escapeHtml(KIND_LABELS[entry.kind] ?? entry.kind)}${detail}${where === '' ? '' : ` <small>${escapeHtml(where)}</small>`}</li>`;
     })
     .join('');
