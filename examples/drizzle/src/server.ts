@@ -19,7 +19,8 @@ import { type Context, Hono } from 'hono';
 import { openDatabase } from './db/open-database.js';
 import { DrizzleUsers } from './users.js';
 
-const config = exampleConfigFromEnv(process.env);
+// This example's migrations have no activity table, so the history is not defaulted on here.
+const config = exampleConfigFromEnv(process.env, { activityHistory: false });
 // One drizzle database for the app's tables and sessauth's: SESSAUTH_STORE=sqlite:<path>.
 const { db, close } = openDatabase(config.storeUrl);
 const users = new DrizzleUsers(db, argon2PasswordHasher);

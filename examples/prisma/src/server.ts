@@ -17,7 +17,8 @@ import { openPrisma } from './db.js';
 import type { User } from './generated/prisma/client.js';
 import { PrismaUsers } from './users.js';
 
-const config = exampleConfigFromEnv(process.env);
+// This example's migrations have no activity table, so the history is not defaulted on here.
+const config = exampleConfigFromEnv(process.env, { activityHistory: false });
 // One Prisma Client for the app's models and sessauth's: SESSAUTH_STORE=sqlite:<path>.
 const prisma = openPrisma(config.storeUrl);
 const users = new PrismaUsers(prisma, argon2PasswordHasher);

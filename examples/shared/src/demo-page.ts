@@ -29,7 +29,8 @@ const DEMO_PAGE_CSP = [
  * this file) whose module script imports the built client from
  * `/sessauth-client.js`. It walks the browser flow: sign in, the list of devices,
  * sign out one, this one, the others or all, step up when a sign-in is stale,
- * change the password, and silent refresh. It needs cookie transport; given `transport: 'body'` it says so instead of failing in
+ * change the password, and silent refresh; with the activity history on (the examples'
+ * default), each session's last use, risk-signal badges and folded history. It needs cookie transport; given `transport: 'body'` it says so instead of failing in
  * puzzling ways. Sent with a strict CSP, `nosniff` and no framing.
  */
 export function demoPageResponse(prefix: string, transport: RefreshTokenTransport = 'cookie'): AssetResponse {

@@ -28,6 +28,15 @@ export interface ExampleConfig {
 const DEV_SECRET = 'dev-only-secret-do-not-use-in-production-0123456789abcdef';
 const BUILT_IN_USERS = 'alice:alice-password,bob:bob-password';
 
+export interface ExampleConfigDefaults {
+  /**
+   * Default the activity history and the risk signals on (JWT_SESSION_ACTIVITY, JWT_RISK_SIGNALS),
+   * so the demo page and the admin listing show them. Off for an example whose schema has no
+   * activity table (the ORM examples). @default true
+   */
+  readonly activityHistory?: boolean;
+}
+
 /** The settings the library requires and the examples may default in development. */
 const REQUIRED = [
   ['JWT_SECRET_KEY', 'secretKey', DEV_SECRET],
@@ -45,7 +54,7 @@ const REQUIRED = [
  * stops start-up too. Unlike the library, the examples default to cookie transport,
  * which the demo page needs.
  */
-export function exampleConfigFromEnv(env: NodeJS.ProcessEnv): ExampleConfig {
+export function exampleConfigFromEnv(env: NodeJS.ProcessEnv, defaults: ExampleConfigDefaults = {}): ExampleConfig {
   const production = env.NODE_ENV?.trim() === 'production';
   const fromEnv = settingsFromEnv(env, { knownNames: GEOLOCATION_ENV_NAMES });
   const developmentDefaults: string[] = [];
@@ -78,11 +87,23 @@ export function exampleConfigFromEnv(env: NodeJS.ProcessEnv): ExampleConfig {
       // The password change and both bulk logouts need a sign-in of the last 10 minutes (the demo
       // page asks for the password again). The library's default stays off; 0 turns it off here too.
       sensitiveActionMaxAgeSeconds: fromEnv.sensitiveActionMaxAgeSeconds ?? 600,
+      ...activityDefaults(fromEnv, defaults.activityHistory ?? true),
     },
     production,
     developmentDefaults,
     http: httpLimitsFromEnv(env),
   };
+}
+
+/**
+ * The demo page shows each session's history and its risk-signal badges: both on unless set.
+ * The library's defaults stay off; JWT_SESSION_ACTIVITY=false turns both off here (signals need
+ * the history), JWT_RISK_SIGNALS=false only the signals.
+ */
+function activityDefaults(fromEnv: SessauthOptions, on: boolean): Pick<SessauthOptions, 'sessionActivity' | 'riskSignals'> {
+  if (!on) return {};
+  const sessionActivity = fromEnv.sessionActivity ?? true;
+  return { sessionActivity, riskSignals: fromEnv.riskSignals ?? sessionActivity };
 }
 
 /** Set (even to "", which seeds nobody): exactly those users. Unset: alice and bob in development, nobody in production. */

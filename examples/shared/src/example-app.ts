@@ -21,7 +21,7 @@ export interface ExampleApp {
 /** Everything an example server needs, from the environment; the framework part stays in each example. */
 export async function createExampleApp(env: NodeJS.ProcessEnv): Promise<ExampleApp> {
   const config = exampleConfigFromEnv(env);
-  const stores = await storesFromUrl(config.storeUrl);
+  const stores = await storesFromUrl(config.storeUrl, { activity: config.options.sessionActivity === true });
   const users = await DemoUserDirectory.seed(argon2PasswordHasher, config.demoUsers?.spec ?? '', config.adminUsers);
   const auth = await createSessauth<DemoUser>({
     options: config.options,

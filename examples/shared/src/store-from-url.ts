@@ -14,8 +14,10 @@ export interface ExampleStores {
  * Picks the store from `SESSAUTH_STORE`: `memory:`, `sqlite:<path>` (embedded, the
  * default), `postgres://…`, `mysql://…`, `redis://…`. SQL stores migrate at start.
  * The rate limiter lives beside the sessions so that a fleet shares one limit.
+ * `activity`: the SQL stores keep the activity history (JWT_SESSION_ACTIVITY); the memory
+ * and Redis stores always can.
  */
-export async function storesFromUrl(url: string): Promise<ExampleStores> {
+export async function storesFromUrl(url: string, { activity = false }: { activity?: boolean } = {}): Promise<ExampleStores> {
   const scheme = /^([a-z]+):/i.exec(url)?.[1]?.toLowerCase();
   if (scheme === 'memory') {
     return { sessionStore: new MemorySessionStore(), rateLimitStore: new MemoryRateLimitStore(), close: async () => {} };
@@ -35,7 +37,7 @@ export async function storesFromUrl(url: string): Promise<ExampleStores> {
     const opened = await openKyselyFromUrl(url);
     await migrateToLatest(opened.db);
     return {
-      sessionStore: createKyselyStore(opened.db, { directReads: opened.directReads }),
+      sessionStore: createKyselyStore(opened.db, { directReads: opened.directReads, activity }),
       rateLimitStore: new KyselyRateLimitStore(opened.db),
       close: () => opened.destroy(),
     };

@@ -18,9 +18,9 @@ function recordingLogger(): Logger & { warnings: Line[] } {
 }
 
 /** createSessauth over the two Kysely stores, as a host wires them. */
-function start(session: SessionStore, rateLimit: RateLimitStore, logger: Logger = recordingLogger()) {
+function start(session: SessionStore, rateLimit: RateLimitStore, logger: Logger = recordingLogger(), extra: { sessionActivity?: boolean } = {}) {
   return createSessauth({
-    options: { secretKey: 'an-hmac-secret-of-exactly-32-by!', issuer: 'https://issuer.test', audience: 'aud' },
+    options: { secretKey: 'an-hmac-secret-of-exactly-32-by!', issuer: 'https://issuer.test', audience: 'aud', ...extra },
     store: session,
     rateLimitStore: rateLimit,
     users: { findById: async () => null, idOf: () => '', securityStamp: () => '' },
@@ -118,6 +118,22 @@ for (const target of ALL_TARGETS) {
       const error = await schemaErrorOf(start(session, rateLimit));
       expect(error.problems).toEqual([{ table: rateLimitTableName, missingColumns: [], migration: '0002-create-rate-limit' }]);
       expect(error.message).toContain(`--rate-limit-table ${rateLimitTableName}`);
+    });
+
+    it('{ activity: true } with the activity table dropped: createSessauth rejects naming 0006-session-activity and the fix', async (test) => {
+      if (database === null) return test.skip('its server is unreachable (named in the skip line above)');
+      const { tableName, rateLimit } = await freshTables(true);
+      const { db } = ready();
+      const withActivity = new KyselySessionStore(db, { tableName, activity: true });
+      await expect(withActivity.checkSchema()).resolves.toBeUndefined();
+      await sql`drop table ${sql.table(`${tableName}_activity`)}`.execute(db);
+      const error = await schemaErrorOf(start(withActivity, rateLimit, recordingLogger(), { sessionActivity: true }));
+      expect(error.problems).toEqual([{ table: `${tableName}_activity`, missingColumns: [], migration: '0006-session-activity' }]);
+      expect(error.message).toContain(`table "${tableName}_activity" is missing (migration 0006-session-activity)`);
+      expect(error.message).toContain(`${FIX} ${tableName}`);
+      expect(error.code).toBe('service_unavailable');
+      // A host that does not keep the history never needs (or checks) the table.
+      await expect(new KyselySessionStore(db, { tableName }).checkSchema()).resolves.toBeUndefined();
     });
 
     it('dropped columns: the error names each column and the migration that adds it', async (test) => {

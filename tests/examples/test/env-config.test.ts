@@ -122,3 +122,16 @@ describe("the examples' HTTP time limits", () => {
     );
   });
 });
+
+describe("the examples' activity history and risk signals (the demo page's activity view)", () => {
+  const of = (env: Record<string, string>, defaults?: { activityHistory?: boolean }) => {
+    const { sessionActivity, riskSignals } = exampleConfigFromEnv(env, defaults).options;
+    return { sessionActivity, riskSignals };
+  };
+  it('are on unless turned off; signals follow the history; the ORM examples leave both to the environment', () => {
+    expect(of({})).toEqual({ sessionActivity: true, riskSignals: true });
+    expect(of({ JWT_SESSION_ACTIVITY: 'false' })).toEqual({ sessionActivity: false, riskSignals: false });
+    expect(of({ JWT_RISK_SIGNALS: 'false' })).toEqual({ sessionActivity: true, riskSignals: false });
+    expect(of({}, { activityHistory: false })).toEqual({ sessionActivity: undefined, riskSignals: undefined });
+  });
+});

@@ -89,4 +89,31 @@ export function activitySuite(kit: SuiteKit): void {
     },
     { needs: 'activity' },
   );
+
+  kit.test(
+    'activity/cap-revoked',
+    'a session revoked by the login cap (JWT_MAX_ACTIVE_SESSIONS) gets a revoked entry naming the cap; the survivors none',
+    async () => {
+      const app = await kit.start({ ...ACTIVITY, maxActiveSessions: 2 });
+      const first = await app.login('alice');
+      const second = await app.login('alice');
+      const bob = await app.login('bob');
+      const third = await app.login('alice');
+      expect((await first.client.get('/me', { bearer: first.access })).status).toBe(401);
+      // The route answers only active sessions: the store holds the ended one's history (auth.listActivity reads it the same way).
+      const userId = app.users.alice.id;
+      const ids = [first.sessionId, second.sessionId, third.sessionId];
+      const histories = await app.store.listActivity!({ userId, sessionIds: ids, now: app.clock.now() });
+      const kinds = (id: string) => (histories.get(id) ?? []).map((entry) => [entry.kind, entry.detail]);
+      expect(kinds(first.sessionId)).toEqual([
+        ['created', null],
+        ['revoked', 'max_active_sessions'],
+      ]);
+      expect(kinds(second.sessionId)).toEqual([['created', null]]);
+      expect(kinds(third.sessionId)).toEqual([['created', null]]);
+      const bobs = await app.store.listActivity!({ userId: app.users.bob.id, sessionIds: [bob.sessionId], now: app.clock.now() });
+      expect((bobs.get(bob.sessionId) ?? []).map((entry) => entry.kind)).toEqual(['created']);
+    },
+    { needs: 'activity' },
+  );
 }

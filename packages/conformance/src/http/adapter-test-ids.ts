@@ -68,6 +68,7 @@ export const ADAPTER_TEST_IDS = [
   'activity/not-found',
   'activity/off',
   'activity/new-device-signal',
+  'activity/cap-revoked',
   // logout-suite.ts
   'logout/current',
   'logout/revoked-stays-revoked',

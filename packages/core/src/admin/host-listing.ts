@@ -17,6 +17,11 @@ export interface AdminListingOptions {
   readonly basePath: string;
   readonly clock?: Clock;
   readonly logger?: Logger;
+  /**
+   * Show each session's activity history and risk-signal badges (the store's `listActivity`;
+   * turn it on where `createSessauth` has JWT_SESSION_ACTIVITY). @default false
+   */
+  readonly activity?: boolean;
 }
 
 export interface AdminListingRequest {
@@ -47,6 +52,10 @@ export function createAdminListing(options: AdminListingOptions): (request: Admi
     throw new IntegrationError('createAdminListing: the store has no listSessionsForAdmin (the memory, Kysely and Redis stores have it)');
   }
   const list = adminListerOf(store);
+  const listActivity = store.listActivity;
+  if (options.activity === true && typeof listActivity !== 'function') {
+    throw new IntegrationError('createAdminListing: activity needs a store with listActivity (the Kysely store with { activity: true })');
+  }
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? consoleLogger;
   return async (request) => {
@@ -58,6 +67,10 @@ export function createAdminListing(options: AdminListingOptions): (request: Admi
         query: request.query,
         viewerId: request.viewer,
         signOutCsrfToken: null,
+        readActivity:
+          options.activity === true && listActivity !== undefined
+            ? (userId, sessionIds) => listActivity.call(store, { userId, sessionIds, now: clock.now() })
+            : null,
       });
     } catch (error) {
       const json = errorToResponse(error, logger);

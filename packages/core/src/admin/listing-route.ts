@@ -3,6 +3,7 @@ import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request
 import { adminCredentialOf, requireAdmin } from './access.js';
 import { listingResponse } from './listing.js';
 import { issueCsrf } from '../http/request-csrf.js';
+import { readActivity } from '../sessions/session-activity.js';
 
 /**
  * GET <adminPrefix>/: every session across users, newest first. Admins only; the
@@ -20,6 +21,8 @@ export async function adminListingRoute<U>(engine: Engine<U>, admin: AdminCapabi
     query: request.query,
     viewerId: session.userId,
     signOutCsrfToken: csrf?.token ?? null,
+    // The same histories `auth.listActivity` answers, read per user on the page.
+    readActivity: engine.options.sessionActivity ? (userId, sessionIds) => readActivity(engine, userId, sessionIds) : null,
     setCookies: csrf?.setCookies ?? [],
   });
 }

@@ -5,6 +5,7 @@ import { adminHtmlResponse } from './html/layout.js';
 import { listingPageHtml } from './html/listing-page.js';
 import { parseAdminQuery, type AdminListingParams } from './query.js';
 import { toAdminSessionJson } from './session-view.js';
+import { type ActivityReader, readPageActivity } from './page-activity.js';
 
 export interface ListingRequest {
   /** The store's `listSessionsForAdmin`. */
@@ -18,6 +19,8 @@ export interface ListingRequest {
   readonly viewerId: string;
   /** The masked CSRF token of a sign-out form, or null for no sign-out form. */
   readonly signOutCsrfToken: string | null;
+  /** Reads the sessions' activity histories (JWT_SESSION_ACTIVITY); null: the listing shows none. */
+  readonly readActivity: ActivityReader | null;
   /** Extra cookies for the HTML page (a fresh CSRF cookie). */
   readonly setCookies?: readonly string[];
 }
@@ -30,9 +33,10 @@ export interface ListingRequest {
 export async function listingResponse(input: ListingRequest): Promise<SessauthResponse> {
   const params = parseAdminQuery(input.query);
   const page = await input.list(storeQuery(params, input.now));
+  const activity = input.readActivity === null ? null : await readPageActivity(page.sessions, input.readActivity);
   if (params.format === 'json') {
     return jsonResponse(200, {
-      sessions: page.sessions.map((record) => toAdminSessionJson(record, input.now)),
+      sessions: page.sessions.map((record) => toAdminSessionJson(record, input.now, activity === null ? null : (activity.get(record.id) ?? []))),
       next_cursor: page.nextCursor,
     });
   }
@@ -41,6 +45,7 @@ export async function listingResponse(input: ListingRequest): Promise<SessauthRe
     viewerId: input.viewerId,
     params,
     page,
+    activity,
     now: input.now,
     signOutCsrfToken: input.signOutCsrfToken,
   });

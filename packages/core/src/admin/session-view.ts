@@ -1,6 +1,11 @@
 import type { Location } from '../geo/location.js';
 import { isActive } from '../sessions/session-state.js';
 import type { SessionRecord } from '../store/store-port.js';
+import type { ActivityEntry } from '../store/activity-port.js';
+import type { PublicActivityEntry } from '../http/wire-types.js';
+import { toPublicActivity } from '../endpoints/public-activity.js';
+import { lastClientOf } from '../sessions/session-activity.js';
+import { signalsOf } from './page-activity.js';
 
 /**
  * A session as the admin listing shows it: `active`; `revoked` (ended by logout,
@@ -22,6 +27,13 @@ export interface AdminSessionJson {
   user_agent: string | null;
   browser: string | null;
   location: Location | null;
+  /** Only with JWT_SESSION_ACTIVITY: the last client recorded (the login's until a refresh from elsewhere). */
+  last_ip_address?: string | null;
+  last_browser?: string | null;
+  /** Only with JWT_SESSION_ACTIVITY: the distinct risk signals of the history (`new_device`...). */
+  signals?: string[];
+  /** Only with JWT_SESSION_ACTIVITY: the history, oldest first, as `GET {prefix}/sessions/{id}/activity/` answers it. */
+  activity?: PublicActivityEntry[];
 }
 
 export function adminSessionStatus(session: SessionRecord, now: Date): AdminSessionStatus {
@@ -29,8 +41,8 @@ export function adminSessionStatus(session: SessionRecord, now: Date): AdminSess
   return session.expiredAt === null ? 'expired' : 'revoked';
 }
 
-export function toAdminSessionJson(session: SessionRecord, now: Date): AdminSessionJson {
-  return {
+export function toAdminSessionJson(session: SessionRecord, now: Date, history: readonly ActivityEntry[] | null): AdminSessionJson {
+  const row: AdminSessionJson = {
     id: session.id,
     user_id: session.userId,
     status: adminSessionStatus(session, now),
@@ -42,6 +54,15 @@ export function toAdminSessionJson(session: SessionRecord, now: Date): AdminSess
     user_agent: session.userAgent,
     browser: session.browser,
     location: session.location,
+  };
+  if (history === null) return row;
+  const { last } = lastClientOf(session, history);
+  return {
+    ...row,
+    last_ip_address: last.ipAddress,
+    last_browser: last.browser,
+    signals: signalsOf(history),
+    activity: history.map(toPublicActivity),
   };
 }
 

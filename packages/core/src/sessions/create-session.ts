@@ -3,7 +3,7 @@ import { lookupLocation } from '../geo/lookup-location.js';
 import type { SessionRecord } from '../store/store-port.js';
 import { randomId } from '../tokens/random-id.js';
 import { freshnessClaimsFor } from './freshness.js';
-import { recordCreated } from './session-activity.js';
+import { capCandidates, recordCapRevoked, recordCreated } from './session-activity.js';
 import { describeUserAgent, storedUserAgent } from '../ua/describe-user-agent.js';
 
 /**
@@ -63,7 +63,7 @@ export async function createSession<U>(services: SessionServices<U>, user: U, fa
   const dpopJkt = facts.dpopJkt ?? null;
   const bound = dpopJkt === null ? {} : { jkt: dpopJkt };
   const freshness = freshnessClaimsFor(options, { createdAt: now, authTime: now, acr });
-  const [securityStamp, location, accessToken, refreshToken] = await Promise.all([
+  const [securityStamp, location, accessToken, refreshToken, capped] = await Promise.all([
     services.stampDigest(services.users.securityStamp(user)),
     lookupLocation(services.geolocation, facts.clientIp, { timeoutMs: options.geolocationTimeoutMs, logger: services.logger }),
     services.tokens.mintAccess({
@@ -75,6 +75,8 @@ export async function createSession<U>(services: SessionServices<U>, user: U, fa
       ...accessRemember(options, remember),
     }),
     services.tokens.mintRefresh({ userId, sessionId: id, jti: refreshJti, notAfter: expiresAt, ...(remember ? {} : { remember: false }), ...bound }),
+    // With the history on: who the cap may revoke, so their history says why they ended.
+    capCandidates(services, userId, now),
   ]);
   const session = await services.store.createSession({
     session: {
@@ -96,6 +98,7 @@ export async function createSession<U>(services: SessionServices<U>, user: U, fa
     },
     maxActiveSessions: options.maxActiveSessions,
   });
+  await recordCapRevoked(services, capped, session);
   await recordCreated(services, session, facts.failedLogins ?? null);
   return { session, accessToken, refreshToken, ...(remember ? {} : { remember: false }), ...(dpopJkt === null ? {} : { dpopJkt }) };
 }

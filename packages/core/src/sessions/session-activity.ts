@@ -211,8 +211,11 @@ export function recordRenamed<U>(services: SessionServices<U>, session: { id: st
   return append(services, [entryOf(services, session, services.clock.now(), { kind: 'renamed', detail: name })]);
 }
 
+/** Why a session ended, as its `revoked` entry says: an event's reason, or the login cap. */
+type RevokedDetail = RevokeReason | 'max_active_sessions';
+
 /** One or many revocations with their reason (a bulk logout: one write for all). */
-export function recordRevoked<U>(services: SessionServices<U>, userId: string, sessionIds: readonly string[], reason: RevokeReason): Promise<void> {
+export function recordRevoked<U>(services: SessionServices<U>, userId: string, sessionIds: readonly string[], reason: RevokedDetail): Promise<void> {
   if (!activityOn(services)) return Promise.resolve();
   const now = services.clock.now();
   return append(
@@ -234,4 +237,46 @@ export function recordReuse<U>(services: SessionServices<U>, userId: string, ses
     }),
     entryOf(services, session, now, { kind: 'revoked', detail: 'reuse' }),
   ]);
+}
+
+/**
+ * Before a login's insert (JWT_SESSION_ACTIVITY): the user's active sessions that the login cap
+ * (JWT_MAX_ACTIVE_SESSIONS) will revoke inside the insert if nothing else changes, oldest first as
+ * the store picks them. One read; [] when the cap is not reached (or the read failed: best effort).
+ */
+export async function capCandidates<U>(services: SessionServices<U>, userId: string, now: Date): Promise<SessionRecord[]> {
+  if (!activityOn(services)) return [];
+  try {
+    const active = await services.store.listActiveSessions(userId, now);
+    const excess = active.length + 1 - services.options.maxActiveSessions;
+    if (excess <= 0) return [];
+    const oldestFirst = [...active].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return oldestFirst.slice(0, excess);
+  } catch (error) {
+    services.logger.warn('activity_not_recorded', { kind: 'revoked', error: error instanceof Error ? error.name : 'unknown' });
+    return [];
+  }
+}
+
+/**
+ * After the insert: a `revoked` entry (`max_active_sessions`) for each candidate the store did
+ * revoke in the login's step (ended at the new session's `createdAt`, the instant the store
+ * uses); one batch read, and none when the cap was not reached.
+ */
+export async function recordCapRevoked<U>(services: SessionServices<U>, candidates: readonly SessionRecord[], session: SessionRecord): Promise<void> {
+  if (candidates.length === 0) return;
+  try {
+    const ids = candidates.map((candidate) => candidate.id);
+    const found = services.store.findSessions
+      ? await services.store.findSessions(ids)
+      : new Map(
+          (await Promise.all(ids.map((id) => services.store.findSession(id)))).flatMap((record) =>
+            record === null ? [] : [[record.id, record] as const],
+          ),
+        );
+    const ended = ids.filter((id) => found.get(id)?.expiredAt?.getTime() === session.createdAt.getTime());
+    await recordRevoked(services, session.userId, ended, 'max_active_sessions');
+  } catch (error) {
+    services.logger.warn('activity_not_recorded', { kind: 'revoked', error: error instanceof Error ? error.name : 'unknown' });
+  }
 }

@@ -13,12 +13,21 @@ declare global {
 }
 
 /**
- * A device: one browser context (its own cookie jar, its own tabs). `ip` is sent as
+ * A device: one browser context (its own cookie jar, its own tabs), optionally with its own
+ * browser (User-Agent) and screen. `ip` is sent as
  * X-Forwarded-For, which the test server trusts from loopback, so each device has a
  * public address (and a place) in the session list.
  */
-export async function newDevice(browser: Browser, ip: string): Promise<BrowserContext> {
-  const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': ip }, viewport: { width: 960, height: 640 } });
+export async function newDevice(
+  browser: Browser,
+  ip: string,
+  device: { userAgent?: string; viewport?: { width: number; height: number } } = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    extraHTTPHeaders: { 'x-forwarded-for': ip },
+    viewport: device.viewport ?? { width: 960, height: 640 },
+    ...(device.userAgent === undefined ? {} : { userAgent: device.userAgent }),
+  });
   // Records the page client's events from the moment the page creates it.
   await context.addInitScript(() => {
     const violations: string[] = [];

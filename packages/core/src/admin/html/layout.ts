@@ -20,6 +20,8 @@ th{background:#f6f8fa;font-size:.8rem;text-transform:uppercase;letter-spacing:.0
 td.ua{min-width:14rem;max-width:22rem;overflow-wrap:anywhere}time span,td.user{white-space:nowrap}form.filters a{align-self:center}td.ua small{display:block;color:#57606a}
 code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace}
 .badge{display:inline-block;padding:0 .5rem;border-radius:1rem;font-size:.8rem;font-weight:600}
+.signal{background:#fff1e5;color:#9a3412;margin:0 .2rem .2rem 0}.signal[data-signal=impossible_travel]{background:#ffebe9;color:#a40e26}
+td.activity{min-width:12rem}details summary{cursor:pointer;color:#0969da}details ol{margin:.3rem 0 0;padding-left:1.1rem;font-size:.85rem}details li small,small.last-client{display:block;color:#57606a}
 .active{background:#dafbe1;color:#116329}.revoked{background:#ffebe9;color:#a40e26}.expired{background:#eaeef2;color:#57606a}
 nav.pager{display:flex;gap:1rem;margin-top:1rem}a{color:#0969da}
 .notice{padding:.7rem 1rem;border-radius:6px;background:#fff8c5;border:1px solid #d4a72c;margin-bottom:1rem}
