@@ -44,7 +44,7 @@ async function register<U>(engine: Engine<U>, request: SessauthRequest): Promise
   const bind = engine.store.bindDeviceKey?.bind(engine.store);
   const bound = bind === undefined ? false : await bind({ sessionId, publicKey: JSON.stringify(verified.jwk), now: engine.clock.now() });
   if (!bound) throw new DeviceBoundProofError('not_bindable');
-  engine.logger.info('device_bound_session_registered', { session: sessionId });
+  engine.logger.info?.('device_bound_session_registered', { session: sessionId });
   return jsonResponse(200, sessionInstructions(engine, sessionId), {
     headers: await challengeHeaders(engine, sessionId),
     setCookies: [await issueBoundCookie(engine, sessionId)],
