@@ -41,8 +41,12 @@ async function register<U>(engine: Engine<U>, request: SessauthRequest): Promise
   const verified = await verifyDeviceBoundProof(proof, undefined);
   const sessionId = await spendChallenge(engine, 'registration', verified.challenge);
   if (sessionId === null) throw new DeviceBoundProofError('challenge');
+  const session = await engine.store.findSession(sessionId);
   const bind = engine.store.bindDeviceKey?.bind(engine.store);
-  const bound = bind === undefined ? false : await bind({ sessionId, publicKey: JSON.stringify(verified.jwk), now: engine.clock.now() });
+  const bound =
+    session !== null &&
+    bind !== undefined &&
+    (await bind({ sessionId, userId: session.userId, publicKey: JSON.stringify(verified.jwk), now: engine.clock.now() }));
   if (!bound) throw new DeviceBoundProofError('not_bindable');
   engine.logger.info?.('device_bound_session_registered', { session: sessionId });
   return jsonResponse(200, sessionInstructions(engine, sessionId), {

@@ -83,6 +83,8 @@ export interface StepUpInput {
 /** What `SessionStore.bindDeviceKey` writes: a browser's DBSC public key, once. */
 export interface BindDeviceKeyInput {
   readonly sessionId: string;
+  /** The session's owner (as read just before): a session of another user is left alone. */
+  readonly userId: string;
   /** The public JWK as JSON text (at most 8 KiB). */
   readonly publicKey: string;
   /** Liveness is judged at this instant. */

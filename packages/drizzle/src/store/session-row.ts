@@ -26,6 +26,8 @@ export interface SessionRow {
   acr: string | null;
   /** Null on rows from before step 0005 and on every unbound session. */
   dpopJkt: string | null;
+  /** Null on rows from before step 0008 and on every session no browser bound (DBSC). */
+  deviceBoundKey: string | null;
 }
 
 /** The row a login inserts; a revoked newcomer (out-of-order logins past the cap) gets `expiredAt`. */
@@ -49,6 +51,7 @@ export function toInsertRow(session: NewSession): SessionRow {
     amr: JSON.stringify(session.amr ?? []),
     acr: session.acr ?? null,
     dpopJkt: session.dpopJkt ?? null,
+    deviceBoundKey: session.deviceBoundKey ?? null,
   };
 }
 
@@ -72,6 +75,7 @@ export function toRecord(row: SessionRow): SessionRecord {
     acr: row.acr ?? null,
     // Named only on a bound session (as every store reads it).
     ...(row.dpopJkt === null || row.dpopJkt === undefined ? {} : { dpopJkt: row.dpopJkt }),
+    ...(row.deviceBoundKey === null || row.deviceBoundKey === undefined ? {} : { deviceBoundKey: row.deviceBoundKey }),
   };
 }
 
