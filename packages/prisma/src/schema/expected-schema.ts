@@ -34,6 +34,7 @@ export const SCHEMA_STEPS: ReadonlyArray<readonly [step: string, role: TableRole
   ['0004-session-authentication', 'session', ['auth_time', 'amr', 'acr']],
   ['0005-session-dpop', 'session', ['dpop_jkt']],
   ['0006-session-activity', 'activity', ['id', 'session_id', 'user_id', 'kind', 'at', 'expires_at', 'ip_address', 'browser', 'location', 'detail']],
+  ['0008-session-device-bound', 'session', ['device_bound_key']],
 ];
 
 export interface ExpectedColumn {

@@ -46,6 +46,7 @@ export function toRecord(row: SessionModel): SessionRecord {
     acr: row.acr ?? null,
     // Named only on a bound session (as every store reads it).
     ...(row.dpopJkt === null || row.dpopJkt === undefined ? {} : { dpopJkt: row.dpopJkt }),
+    ...(row.deviceBoundKey === null || row.deviceBoundKey === undefined ? {} : { deviceBoundKey: row.deviceBoundKey }),
   };
 }
 
