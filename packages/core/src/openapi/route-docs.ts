@@ -86,7 +86,8 @@ const STALE =
   ' With JWT_SENSITIVE_ACTION_MAX_AGE_SECONDS set, a session whose last sign-in or re-authentication is older answers 401 insufficient_user_authentication with `WWW-Authenticate: Bearer error="insufficient_user_authentication", max_age=...`.';
 
 const accessCookie = (s: DocSettings) => (s.accessCookieName === null ? [] : [s.accessCookieName]);
-const clearsCookie = (s: DocSettings) => (cookieMode(s) ? [s.refreshCookieName, ...accessCookie(s)] : []);
+const clearsCookie = (s: DocSettings) =>
+  cookieMode(s) ? [s.refreshCookieName, ...accessCookie(s), ...(s.deviceBound ? [`${s.refreshCookieName}_bound`] : [])] : [];
 
 const accessCookieNote = (s: DocSettings) =>
   s.accessCookieName === null
