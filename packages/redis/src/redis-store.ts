@@ -218,7 +218,9 @@ export class RedisSessionStore implements SessionStore {
     return guard('bindDeviceKey', this.timeoutMs, async () => {
       const { keys } = this.ctx;
       const args = [input.userId, input.now.getTime(), input.publicKey];
-      return Number(await runWriteScript(this.ctx, 'bindDeviceKey', SCRIPTS.bindDeviceKey, [keys.session(input.userId, input.sessionId)], args)) === 1;
+      return (
+        Number(await runWriteScript(this.ctx, 'bindDeviceKey', SCRIPTS.bindDeviceKey, [keys.session(input.userId, input.sessionId)], args)) === 1
+      );
     });
   }
 

@@ -21,7 +21,8 @@ const BOUND_COOKIE = 'refresh_token_bound';
 
 // One key per role for the whole run.
 let keys: Promise<{ browser: DbscKey; thief: DbscKey; rsa: DbscKey }> | undefined;
-const keysOnce = () => (keys ??= (async () => ({ browser: await makeDbscKey('ES256'), thief: await makeDbscKey('ES256'), rsa: await makeDbscKey('RS256') }))());
+const keysOnce = () =>
+  (keys ??= (async () => ({ browser: await makeDbscKey('ES256'), thief: await makeDbscKey('ES256'), rsa: await makeDbscKey('RS256') }))());
 
 /** The login answer's registration entry a user agent would act on. */
 function registrationOf(login: LoggedIn): RegistrationEntry {
@@ -33,7 +34,9 @@ function registrationOf(login: LoggedIn): RegistrationEntry {
 /** "Process session registration" then "Send request" to the registration endpoint. */
 async function register(from: HttpClient, entry: RegistrationEntry, key: DbscKey, challenge = entry.challenge): Promise<HttpResult> {
   const proof = await signDbscProof(key, challenge ?? '', { registration: true, authorization: entry.authorization });
-  return from.post(entry.path, { headers: { ...dbscHeaders({ proof }), ...(entry.authorization === null ? {} : { authorization: entry.authorization }) } });
+  return from.post(entry.path, {
+    headers: { ...dbscHeaders({ proof }), ...(entry.authorization === null ? {} : { authorization: entry.authorization }) },
+  });
 }
 
 /** The challenge cached from an answer ("Cache challenge") for `sessionId`. */
@@ -42,7 +45,13 @@ function cachedChallenge(result: HttpResult, sessionId: string): string | undefi
 }
 
 /** "Send request" for a refresh: the cached challenge signed (if any); on 403, the new challenge signed, once. */
-async function dbscRefresh(app: TestApp, from: HttpClient, sessionId: string, key: DbscKey, cached?: string): Promise<{ first: HttpResult; last: HttpResult }> {
+async function dbscRefresh(
+  app: TestApp,
+  from: HttpClient,
+  sessionId: string,
+  key: DbscKey,
+  cached?: string,
+): Promise<{ first: HttpResult; last: HttpResult }> {
   const url = app.at('/device-bound/refresh/');
   const sign = async (challenge: string | undefined) =>
     challenge === undefined ? undefined : await signDbscProof(key, challenge, { registration: false });
@@ -81,7 +90,11 @@ export function deviceBoundSuite(kit: SuiteKit): void {
     const { browser } = await keysOnce();
     const proof = await signDbscProof(browser, 'x', { registration: true });
     expectError(await alice.client.post(app.at('/device-bound/registration/'), { headers: dbscHeaders({ proof }) }), 404, 'not_found');
-    expectError(await alice.client.post(app.at('/device-bound/refresh/'), { headers: dbscHeaders({ sessionId: alice.sessionId }) }), 404, 'not_found');
+    expectError(
+      await alice.client.post(app.at('/device-bound/refresh/'), { headers: dbscHeaders({ sessionId: alice.sessionId }) }),
+      404,
+      'not_found',
+    );
     const refreshed = await app.refresh(alice.client);
     expect(refreshed.status, refreshed.text).toBe(200);
     expect(refreshed.headers.get('secure-session-registration')).toBeNull();
@@ -190,8 +203,16 @@ export function deviceBoundSuite(kit: SuiteKit): void {
     const postProof = (from: HttpClient, proof: string) => from.post(registrationUrl, { headers: dbscHeaders({ proof }) });
     expectError(await postProof(bob.client, unsignedDbscProof(challenge, browser.publicJwk)), 401, 'invalid_device_bound_proof');
     expectError(await postProof(bob.client, hmacDbscProof(challenge, true)), 401, 'invalid_device_bound_proof');
-    expectError(await postProof(bob.client, await signDbscProof(browser, challenge, { registration: true, typ: 'JWT' })), 401, 'invalid_device_bound_proof');
-    expectError(await postProof(bob.client, await signDbscProof(browser, 'not-our-challenge', { registration: true })), 401, 'invalid_device_bound_proof');
+    expectError(
+      await postProof(bob.client, await signDbscProof(browser, challenge, { registration: true, typ: 'JWT' })),
+      401,
+      'invalid_device_bound_proof',
+    );
+    expectError(
+      await postProof(bob.client, await signDbscProof(browser, 'not-our-challenge', { registration: true })),
+      401,
+      'invalid_device_bound_proof',
+    );
     expectError(await bob.client.post(registrationUrl, {}), 401, 'invalid_device_bound_proof');
     // A proof signed by one key but carrying another's jwk.
     const swapped = await signDbscProof({ ...thiefKey, publicJwk: browser.publicJwk }, challenge, { registration: true });
@@ -225,27 +246,39 @@ export function deviceBoundSuite(kit: SuiteKit): void {
     expectError(stale, 403, 'device_bound_challenge');
     // Malformed headers: 400 or 401 with a code, never a 500.
     expectError(await alice.client.post(refreshUrl, { headers: { 'sec-secure-session-id': 'unquoted' } }), 400, 'invalid_request');
-    expectError(await alice.client.post(refreshUrl, { headers: { ...dbscHeaders({ sessionId: alice.sessionId }), 'secure-session-response': 'not-a-string' } }), 401, 'invalid_device_bound_proof');
+    expectError(
+      await alice.client.post(refreshUrl, { headers: { ...dbscHeaders({ sessionId: alice.sessionId }), 'secure-session-response': 'not-a-string' } }),
+      401,
+      'invalid_device_bound_proof',
+    );
     expectError(await alice.client.post(refreshUrl, { headers: dbscHeaders({ sessionId: 'no-such-session' }) }), 401, 'session_not_found');
     // Bob's session (bound to another key) does not answer alice's key.
-    expectError(await alice.client.post(refreshUrl, { headers: dbscHeaders({ sessionId: bob.sessionId, proof: honest }) }), 401, 'invalid_device_bound_proof');
+    expectError(
+      await alice.client.post(refreshUrl, { headers: dbscHeaders({ sessionId: bob.sessionId, proof: honest }) }),
+      401,
+      'invalid_device_bound_proof',
+    );
   });
 
-  kit.test('device-bound/unbound-keeps-working', 'a browser that never registers keeps an ordinary session, invited again at each refresh', async () => {
-    const app = await kit.start(ON);
-    const alice = await app.login('alice');
-    expect(registrationOf(alice).challenge).toEqual(expect.any(String));
-    for (let round = 0; round < 3; round += 1) {
-      const refreshed = await app.refresh(alice.client);
-      expect(refreshed.status, refreshed.text).toBe(200);
-      expect(parseRegistration(refreshed.headers.get('secure-session-registration'))).toHaveLength(1);
-    }
-    // Its refresh-time invitation still registers.
-    const { browser } = await keysOnce();
-    const last = await app.refresh(alice.client);
-    const [entry] = parseRegistration(last.headers.get('secure-session-registration'));
-    const registered = await register(alice.client, entry!, browser);
-    expect(registered.status, registered.text).toBe(200);
-    expect((await app.refresh(alice.client)).status).toBe(200);
-  });
+  kit.test(
+    'device-bound/unbound-keeps-working',
+    'a browser that never registers keeps an ordinary session, invited again at each refresh',
+    async () => {
+      const app = await kit.start(ON);
+      const alice = await app.login('alice');
+      expect(registrationOf(alice).challenge).toEqual(expect.any(String));
+      for (let round = 0; round < 3; round += 1) {
+        const refreshed = await app.refresh(alice.client);
+        expect(refreshed.status, refreshed.text).toBe(200);
+        expect(parseRegistration(refreshed.headers.get('secure-session-registration'))).toHaveLength(1);
+      }
+      // Its refresh-time invitation still registers.
+      const { browser } = await keysOnce();
+      const last = await app.refresh(alice.client);
+      const [entry] = parseRegistration(last.headers.get('secure-session-registration'));
+      const registered = await register(alice.client, entry!, browser);
+      expect(registered.status, registered.text).toBe(200);
+      expect((await app.refresh(alice.client)).status).toBe(200);
+    },
+  );
 }

@@ -263,7 +263,15 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
       { in: 'header', name: 'Secure-Session-Response', description: 'The DBSC proof signing the last challenge.' },
     ],
     success: (s) => ({ description: 'The bound cookie is renewed; empty body.', setCookies: [`${s.refreshCookieName}_bound`] }),
-    errors: () => ['invalid_request', 'session_not_found', 'session_expired', 'invalid_device_bound_proof', 'device_bound_challenge', 'rate_limited', 'service_unavailable'],
+    errors: () => [
+      'invalid_request',
+      'session_not_found',
+      'session_expired',
+      'invalid_device_bound_proof',
+      'device_bound_challenge',
+      'rate_limited',
+      'service_unavailable',
+    ],
   },
   jwks: {
     summary: 'The public keys that verify the tokens (asymmetric algorithms)',

@@ -189,7 +189,13 @@ export class MemorySessionStore implements SessionStore {
 
   async bindDeviceKey(input: BindDeviceKeyInput): Promise<boolean> {
     const stored = this.#sessions.get(input.sessionId);
-    if (stored === undefined || stored.userId !== input.userId || !isActiveAt(stored, input.now.getTime()) || (stored.deviceBoundKey ?? null) !== null) return false;
+    if (
+      stored === undefined ||
+      stored.userId !== input.userId ||
+      !isActiveAt(stored, input.now.getTime()) ||
+      (stored.deviceBoundKey ?? null) !== null
+    )
+      return false;
     stored.deviceBoundKey = input.publicKey;
     return true;
   }

@@ -63,7 +63,9 @@ function unverifiedPayloadKey(proof: string): unknown {
   try {
     const json = atob(proof.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'));
     const payload: unknown = JSON.parse(json);
-    return typeof payload === 'object' && payload !== null ? ((payload as Record<string, unknown>).key ?? (payload as Record<string, unknown>).jwk) : undefined;
+    return typeof payload === 'object' && payload !== null
+      ? ((payload as Record<string, unknown>).key ?? (payload as Record<string, unknown>).jwk)
+      : undefined;
   } catch {
     return undefined;
   }
