@@ -98,8 +98,3 @@ function rsaModulusBits(n: string): number {
   if (start === bytes.length) return 0;
   return (bytes.length - start - 1) * 8 + (32 - Math.clz32(bytes.charCodeAt(start)));
 }
-
-/** The algorithm a stored key signs with. */
-export function algorithmOf(jwk: JWK): 'ES256' | 'RS256' {
-  return jwk.kty === 'RSA' ? 'RS256' : 'ES256';
-}
