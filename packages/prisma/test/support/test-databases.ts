@@ -59,7 +59,7 @@ export interface TestTarget {
 
 /** Every migration of the provider's folder, in order, as one script. */
 const migration = (folder: string) =>
-  ['0001_sessauth_init', '0002_sessauth_session_authentication', '0003_sessauth_dpop', '0004_sessauth_session_activity']
+  ['0001_sessauth_init', '0002_sessauth_session_authentication', '0003_sessauth_dpop', '0004_sessauth_session_activity', '0006_sessauth_device_bound']
     .map((step) => readFileSync(fileURLToPath(new URL(`../../prisma/${folder}/migrations/${step}/migration.sql`, import.meta.url)), 'utf8'))
     .join('\n');
 
