@@ -110,7 +110,7 @@ async function prismaClientClass(
 
 /** Every migration the package ships for the provider, in order, as one script. */
 const migration = (folder: string) =>
-  ['0001_sessauth_init', '0002_sessauth_session_authentication', '0003_sessauth_dpop', '0004_sessauth_session_activity']
+  ['0001_sessauth_init', '0002_sessauth_session_authentication', '0003_sessauth_dpop', '0004_sessauth_session_activity', '0006_sessauth_device_bound']
     .map((step) => readFileSync(join(prismaPackage, 'prisma', folder, 'migrations', step, 'migration.sql'), 'utf8'))
     .join('\n');
 

@@ -52,7 +52,9 @@ export function deviceBoundCases({ store }: StoreCaseContext): void {
     const session = await created(store());
     const now = at(session.createdAt, 1000);
     const keys = Array.from({ length: 8 }, jwk);
-    const results = await Promise.all(keys.map((publicKey) => store().bindDeviceKey!({ sessionId: session.id, userId: session.userId, publicKey, now })));
+    const results = await Promise.all(
+      keys.map((publicKey) => store().bindDeviceKey!({ sessionId: session.id, userId: session.userId, publicKey, now })),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
     expect((await mustFind(store(), session.id)).deviceBoundKey).toBe(keys[results.indexOf(true)]);
   });
