@@ -20,6 +20,7 @@ const TOPICS = [
   'step-up/',
   'access-cookie/',
   'dpop/',
+  'device-bound/',
   'transport/',
   'csrf/',
   'content-type/',

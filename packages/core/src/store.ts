@@ -9,6 +9,7 @@ export type {
   CreateSessionInput,
   ExpireAllOptions,
   StepUpInput,
+  BindDeviceKeyInput,
   RotateRefreshInput,
   RotateOutcome,
   AdminSessionQuery,

@@ -27,10 +27,13 @@ describe('OpenAPI description', () => {
     for (const prefix of ['/auth', '/api/v2/auth']) {
       const document = openApiDocument({ prefix, sessionActivity: true });
       const described = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
-      // The Shared Signals routes are served only with JWT_SSF_TRANSMITTER on, and described only then.
-      const served = ROUTE_TABLE.filter((e) => !e.route.startsWith('ssf-')).map((e) => `${e.method} ${documentedPath(prefix, e.path)}`);
+      // The Shared Signals routes are served only with JWT_SSF_TRANSMITTER on, and described only then;
+      // the DBSC routes only with JWT_DEVICE_BOUND_COOKIES.
+      const served = ROUTE_TABLE.filter((e) => !e.route.startsWith('ssf-') && !e.route.startsWith('device-bound-')).map(
+        (e) => `${e.method} ${documentedPath(prefix, e.path)}`,
+      );
       expect(described.sort()).toEqual(served.sort());
-      const withSsf = openApiDocument({ prefix, sessionActivity: true, ssfTransmitter: true, ssfStreamEndpoints: true });
+      const withSsf = openApiDocument({ prefix, sessionActivity: true, ssfTransmitter: true, ssfStreamEndpoints: true, deviceBoundCookies: true });
       const describedWithSsf = Object.entries(withSsf.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
       expect(describedWithSsf.sort()).toEqual(ROUTE_TABLE.map((e) => `${e.method} ${documentedPath(prefix, e.path)}`).sort());
       // The router reads the same table: each documented operation reaches its route.

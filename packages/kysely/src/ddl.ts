@@ -24,6 +24,7 @@ import { addSessionAuthenticationMigration } from './migrations/0004-session-aut
 import { addSessionDpopMigration } from './migrations/0005-session-dpop.js';
 import { createSessionActivityMigration } from './migrations/0006-session-activity.js';
 import { createSecurityEventOutboxMigration } from './migrations/0007-security-event-outbox.js';
+import { addSessionDeviceBoundMigration } from './migrations/0008-session-device-bound.js';
 import { tableNames } from './schema.js';
 
 export interface MigrationDdlOptions {
@@ -61,6 +62,7 @@ export async function migrationDdl(dialect: DialectName, options: MigrationDdlOp
     '0005-session-dpop': addSessionDpopMigration(sqlDialect, names),
     '0006-session-activity': createSessionActivityMigration(sqlDialect, names),
     '0007-security-event-outbox': createSecurityEventOutboxMigration(sqlDialect, names),
+    '0008-session-device-bound': addSessionDeviceBoundMigration(sqlDialect, names),
   };
   const out = [
     `-- sessauth schema for ${dialect}: migrations ${Object.keys(migrations).join(', ')}.`,

@@ -10,6 +10,7 @@ import type {
   RotateOutcome,
   RotateRefreshInput,
   StepUpInput,
+  BindDeviceKeyInput,
   NewSecurityEvent,
   SecurityEventOutcome,
   SecurityEventRecord,
@@ -22,6 +23,7 @@ import { createSession } from './create-session.js';
 import { findSessions, prepareBatchRead } from './find-sessions.js';
 import { purgeExpired } from './purge-expired.js';
 import { recordStepUp } from './record-step-up.js';
+import { bindDeviceKey } from './bind-device-key.js';
 import { renameSession } from './rename-session.js';
 import { rotateRefresh } from './rotate-refresh.js';
 import { toRecord, unpackSessionRow, type PackedSessionRow, type SessionRow } from './session-row.js';
@@ -141,6 +143,10 @@ export class KyselySessionStore<DB = unknown> implements SessionStore {
 
   recordStepUp(input: StepUpInput): Promise<boolean> {
     return guard('recordStepUp', this.#ctx.policy, () => recordStepUp(this.#ctx, input));
+  }
+
+  bindDeviceKey(input: BindDeviceKeyInput): Promise<boolean> {
+    return guard('bindDeviceKey', this.#ctx.policy, () => bindDeviceKey(this.#ctx, input));
   }
 
   touchSession(id: string, now: Date): Promise<void> {

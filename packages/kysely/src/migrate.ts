@@ -8,6 +8,7 @@ import { addSessionAuthenticationMigration } from './migrations/0004-session-aut
 import { addSessionDpopMigration } from './migrations/0005-session-dpop.js';
 import { createSessionActivityMigration } from './migrations/0006-session-activity.js';
 import { createSecurityEventOutboxMigration } from './migrations/0007-security-event-outbox.js';
+import { addSessionDeviceBoundMigration } from './migrations/0008-session-device-bound.js';
 import { tableNames } from './schema.js';
 
 export interface MigrateOptions {
@@ -41,6 +42,7 @@ export async function migrateToLatest<DB>(db: Kysely<DB>, options: MigrateOption
     '0005-session-dpop': addSessionDpopMigration(dialect, names),
     '0006-session-activity': createSessionActivityMigration(dialect, names),
     '0007-security-event-outbox': createSecurityEventOutboxMigration(dialect, names),
+    '0008-session-device-bound': addSessionDeviceBoundMigration(dialect, names),
   };
   const migrator = new Migrator({
     db,

@@ -31,6 +31,8 @@ export interface SessauthSessionTable {
   acr: ColumnType<string | null, string | null | undefined, string | null>;
   /** The DPoP key thumbprint the session is bound to (migration 0005-session-dpop); null: not bound. */
   dpop_jkt: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The DBSC public key (JWK JSON) the session is bound to (migration 0008-session-device-bound); null: not bound. */
+  device_bound_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /**

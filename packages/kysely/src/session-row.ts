@@ -23,6 +23,7 @@ export const SESSION_COLUMNS = [
   'amr',
   'acr',
   'dpop_jkt',
+  'device_bound_key',
 ] as const;
 
 /** A session row as the drivers return it (BIGINT may come back as string or bigint). */
@@ -48,6 +49,8 @@ export interface SessionRow {
   acr?: string | null;
   /** Null on rows from before migration 0005 and on every unbound session. */
   dpop_jkt?: string | null;
+  /** Null on rows from before migration 0008 and on every session no browser bound (DBSC). */
+  device_bound_key?: string | null;
 }
 
 /** The guard's read where the dialect packs the row: `SESSION_COLUMNS` as one JSON array, in that order. */
@@ -125,6 +128,7 @@ export function toRecord(row: SessionRow): SessionRecord {
     acr: row.acr ?? null,
     // Named only on a bound session (as every store reads it).
     ...(row.dpop_jkt === null || row.dpop_jkt === undefined ? {} : { dpopJkt: row.dpop_jkt }),
+    ...(row.device_bound_key === null || row.device_bound_key === undefined ? {} : { deviceBoundKey: row.device_bound_key }),
   };
 }
 

@@ -65,6 +65,7 @@ for (const target of ALL_TARGETS) {
             '0005-session-dpop',
             '0006-session-activity',
             '0007-security-event-outbox',
+            '0008-session-device-bound',
           ],
           [],
         ]);
@@ -104,6 +105,7 @@ for (const target of ALL_TARGETS) {
           '0005-session-dpop',
           '0006-session-activity',
           '0007-security-event-outbox',
+          '0008-session-device-bound',
         ]);
         const store = new KyselySessionStore(db, { tableName: fresh.tableName });
         expect((await store.findSession('old-session'))?.name).toBeNull();
@@ -145,6 +147,7 @@ for (const target of ALL_TARGETS) {
           '0005-session-dpop',
           '0006-session-activity',
           '0007-security-event-outbox',
+          '0008-session-device-bound',
         ]);
         const store = new KyselySessionStore(db, { tableName: fresh.tableName });
         expect(await store.findSession('old-session')).toMatchObject({ authTime: new Date(nowMs), amr: [], acr: null });

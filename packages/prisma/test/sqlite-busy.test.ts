@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PrismaRateLimitStore, PrismaSessionStore } from '../src/index.js';
 import { PrismaClient } from './.generated/sqlite/client/client.js';
 
-const MIGRATIONS = ['0001_sessauth_init', '0002_sessauth_session_authentication', '0003_sessauth_dpop'].map(
+const MIGRATIONS = ['0001_sessauth_init', '0002_sessauth_session_authentication', '0003_sessauth_dpop', '0006_sessauth_device_bound'].map(
   (step) => new URL(`../prisma/sqlite/migrations/${step}/migration.sql`, import.meta.url),
 );
 

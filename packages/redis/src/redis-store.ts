@@ -11,6 +11,7 @@ import type {
   RotateOutcome,
   RotateRefreshInput,
   StepUpInput,
+  BindDeviceKeyInput,
   NewSecurityEvent,
   SecurityEventOutcome,
   SecurityEventRecord,
@@ -210,6 +211,16 @@ export class RedisSessionStore implements SessionStore {
       const { sessionId, userId } = input;
       const args = [userId, input.now.getTime(), input.authTime.getTime(), JSON.stringify(input.amr), input.acr ?? ''];
       return Number(await runWriteScript(this.ctx, 'recordStepUp', SCRIPTS.recordStepUp, [keys.session(userId, sessionId)], args)) === 1;
+    });
+  }
+
+  bindDeviceKey(input: BindDeviceKeyInput): Promise<boolean> {
+    return guard('bindDeviceKey', this.timeoutMs, async () => {
+      const { keys } = this.ctx;
+      const args = [input.userId, input.now.getTime(), input.publicKey];
+      return (
+        Number(await runWriteScript(this.ctx, 'bindDeviceKey', SCRIPTS.bindDeviceKey, [keys.session(input.userId, input.sessionId)], args)) === 1
+      );
     });
   }
 

@@ -67,6 +67,7 @@ export function hashToRecord(hash: Record<string, string>): SessionRecord | null
     amr: parseStoredAmr(hash.amr),
     acr: hash.acr ?? null,
     ...(hash.dpopJkt === undefined ? {} : { dpopJkt: hash.dpopJkt }),
+    ...(hash.deviceBoundKey === undefined ? {} : { deviceBoundKey: hash.deviceBoundKey }),
   };
 }
 

@@ -98,5 +98,8 @@ describe('the Prisma example adds the files @sessauth/prisma ships, unchanged', 
     expect(read('examples/prisma/prisma/migrations/20261201000300_sessauth_dpop/migration.sql')).toBe(
       read('packages/prisma/prisma/sqlite/migrations/0003_sessauth_dpop/migration.sql'),
     );
+    expect(read('examples/prisma/prisma/migrations/20261201000400_sessauth_device_bound/migration.sql')).toBe(
+      read('packages/prisma/prisma/sqlite/migrations/0006_sessauth_device_bound/migration.sql'),
+    );
   });
 });

@@ -116,6 +116,7 @@ const migration = (folder: string) =>
     '0003_sessauth_dpop',
     '0004_sessauth_session_activity',
     '0005_sessauth_security_event_outbox',
+    '0006_sessauth_device_bound',
   ]
     .map((step) => readFileSync(join(prismaPackage, 'prisma', folder, 'migrations', step, 'migration.sql'), 'utf8'))
     .join('\n');

@@ -103,6 +103,12 @@ export const ADAPTER_TEST_IDS = [
   'dpop/hostile-proofs',
   'dpop/required',
   'dpop/off',
+  // device-bound-suite.ts
+  'device-bound/off',
+  'device-bound/flow',
+  'device-bound/stolen-cookies',
+  'device-bound/hostile-proofs',
+  'device-bound/unbound-keeps-working',
   // transport-suite.ts
   'transport/body',
   'transport/cookie',

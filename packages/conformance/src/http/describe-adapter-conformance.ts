@@ -20,6 +20,7 @@ import { logoutSuite } from './logout-suite.js';
 import { mountSuite } from './mount-suite.js';
 import { stepUpSuite } from './step-up-suite.js';
 import { dpopSuite } from './dpop-suite.js';
+import { deviceBoundSuite } from './device-bound-suite.js';
 import { oneAnswerSuite } from './one-answer-suite.js';
 import { openApiViolations } from './openapi/openapi-check.js';
 import { recordResponsesOf, stopRecording, type RecordedResponse } from './openapi/response-recorder.js';
@@ -122,6 +123,7 @@ export function describeAdapterConformance(name: string, input: AdapterConforman
     stepUpSuite(kit);
     accessCookieSuite(kit);
     dpopSuite(kit);
+    deviceBoundSuite(kit);
     transportSuite(kit);
     csrfSuite(kit);
     contentTypeSuite(kit);

@@ -17,6 +17,7 @@ import { unicodeCases } from './cases/unicode-cases.js';
 import { verifyCases } from './cases/verify-cases.js';
 import { stepUpCases } from './cases/step-up-cases.js';
 import { dpopCases } from './cases/dpop-cases.js';
+import { deviceBoundCases } from './cases/device-bound-cases.js';
 import { securityEventOutboxCases } from './cases/security-event-outbox-cases.js';
 import { expectAuthenticationFields } from './session-fixtures.js';
 import type { StoreCaseContext } from './store-case-context.js';
@@ -56,6 +57,7 @@ export type StoreTestId =
   | 'step-up'
   | 'activity'
   | 'dpop'
+  | 'device-bound'
   | 'purge'
   | 'cap'
   | 'admin'
@@ -73,7 +75,7 @@ export interface StoreConformanceOptions {
 }
 
 /** What a group needs beyond the required methods of the port; without it the group is skipped. */
-type Needs = 'admin-listing' | 'batched-read' | 'second-instance' | 'verify' | 'step-up' | 'activity' | 'security-event-outbox';
+type Needs = 'admin-listing' | 'batched-read' | 'second-instance' | 'verify' | 'step-up' | 'activity' | 'security-event-outbox' | 'device-bound';
 
 const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseContext) => void, Needs?]> = [
   ['create', 'createSession', createCases],
@@ -91,6 +93,7 @@ const GROUPS: ReadonlyArray<readonly [StoreTestId, string, (context: StoreCaseCo
   ['step-up', 'recordStepUp (RFC 9470 freshness)', stepUpCases, 'step-up'],
   ['activity', 'appendActivity / listActivity (the activity history)', activityCases, 'activity'],
   ['dpop', 'the DPoP key binding (dpopJkt)', dpopCases],
+  ['device-bound', 'bindDeviceKey (the DBSC key binding)', deviceBoundCases, 'device-bound'],
   ['purge', 'purgeExpired', purgeCases],
   ['cap', 'maxActiveSessions on createSession', capCases],
   ['admin', 'listSessionsForAdmin', adminCases, 'admin-listing'],
@@ -106,6 +109,7 @@ function missing(needs: Needs | undefined, underTest: StoreUnderTest, second: St
     return 'the store has no listSessionsForAdmin (an optional capability)';
   }
   if (needs === 'step-up' && underTest.store.recordStepUp === undefined) return 'the store has no recordStepUp (an optional capability)';
+  if (needs === 'device-bound' && underTest.store.bindDeviceKey === undefined) return 'the store has no bindDeviceKey (an optional capability)';
   if (needs === 'activity' && (underTest.store.appendActivity === undefined || underTest.store.listActivity === undefined)) {
     return 'the store has no appendActivity/listActivity (an optional capability)';
   }

@@ -1,6 +1,8 @@
 import { createRouter } from '../http/router.js';
 import { csrfEndpoint } from './csrf.js';
 import { deleteSessionEndpoint } from './delete-session.js';
+import { deviceBoundRefreshEndpoint } from './device-bound-refresh.js';
+import { deviceBoundRegistrationEndpoint } from './device-bound-registration.js';
 import type { Endpoint } from './endpoint.js';
 import { jwksEndpoint, wellKnownJwksEndpoint } from './jwks.js';
 import { listSessionsEndpoint } from './list-sessions.js';
@@ -32,6 +34,9 @@ export const ENDPOINTS = [
   logoutAllEndpoint,
   logoutOthersEndpoint,
   reauthenticateEndpoint,
+  // Device Bound Session Credentials (JWT_DEVICE_BOUND_COOKIES); 404 while it is off.
+  deviceBoundRegistrationEndpoint,
+  deviceBoundRefreshEndpoint,
   // The verifying public keys (asymmetric algorithms), at both places verifiers look.
   jwksEndpoint,
   wellKnownJwksEndpoint,

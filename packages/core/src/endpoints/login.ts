@@ -11,6 +11,7 @@ import { throttleAccount } from './throttle-request.js';
 import { createSession } from '../sessions/create-session.js';
 import { checkTokenEndpointRequest } from './token-endpoint-checks.js';
 import { tokenResponse } from './token-response.js';
+import { registrationHeaders } from './device-bound-session.js';
 import { DpopProofError } from '../errors/dpop-error.js';
 import { dpopProofOf, recordDpopProof } from './dpop-request.js';
 
@@ -48,7 +49,8 @@ async function login<U>(engine: Engine<U>, request: SessauthRequest): Promise<Se
   emitLogin(engine, issued.session);
   // The CSRF secret does not rotate here: the seed's browser flow sends the masked
   // value from its one `GET /auth/csrf/` on login and on every later refresh.
-  return tokenResponse(engine, issued);
+  // JWT_DEVICE_BOUND_COOKIES: invite the browser to bind this session to a key (DBSC).
+  return tokenResponse(engine, issued, { headers: await registrationHeaders(engine, issued.session) });
 }
 
 /**

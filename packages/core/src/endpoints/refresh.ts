@@ -10,6 +10,7 @@ import { checkTokenEndpointRequest } from './token-endpoint-checks.js';
 import { tokenResponse } from './token-response.js';
 import { dpopProofOf, recordDpopProof } from './dpop-request.js';
 import { joinedHeader, soleValue } from '../http/request-headers.js';
+import { boundCookieSession, deviceBoundOn, registrationHeaders } from './device-bound-session.js';
 
 /** Outcomes after which the refresh cookie is useless: clear it. */
 const DEAD_SESSION = new Set(['token_reuse_detected', 'session_expired', 'session_not_found']);
@@ -33,7 +34,11 @@ async function refresh<U>(engine: Engine<U>, request: SessauthRequest): Promise<
   if (proof !== null) await recordDpopProof(engine, proof);
   try {
     const client = { ipAddress: clientIp, userAgent: joinedHeader(request.headers, 'user-agent') };
-    return tokenResponse(engine, await refreshSession(engine, token, client, { jkt: proof?.jkt ?? null }));
+    // JWT_DEVICE_BOUND_COOKIES: a bound session refreshes only beside a bound cookie, which only
+    // a signature by its key renews; an unbound one is invited to register again.
+    const deviceBound = deviceBoundOn(engine) ? { provenSessionId: await boundCookieSession(engine, cookies) } : undefined;
+    const issued = await refreshSession(engine, token, client, { jkt: proof?.jkt ?? null }, deviceBound);
+    return tokenResponse(engine, issued, { headers: await registrationHeaders(engine, issued.session) });
   } catch (error) {
     const cookieMode = engine.options.refreshTokenTransport !== 'body';
     if (cookieMode && error instanceof SessauthError && DEAD_SESSION.has(error.code)) {

@@ -11,7 +11,7 @@ import type { IssuedTokens } from '../sessions/create-session.js';
 export function tokenResponse<U>(
   engine: Engine<U>,
   issued: IssuedTokens,
-  extra: { setCookies?: string[]; body?: Record<string, string> } = {},
+  extra: { setCookies?: string[]; body?: Record<string, string>; headers?: Record<string, string> } = {},
 ): SessauthResponse {
   const { options } = engine;
   const body: Record<string, string> = { access_token: issued.accessToken, ...extra.body };
@@ -23,5 +23,5 @@ export function tokenResponse<U>(
     setCookies.push(refreshCookie(options, issued.refreshToken, issued.session.expiresAt, engine.clock.now(), issued.remember !== false));
   }
   setCookies.push(...accessCookies(options, issued.accessToken, issued.remember !== false));
-  return jsonResponse(200, body, { setCookies });
+  return jsonResponse(200, body, { setCookies, ...(extra.headers === undefined ? {} : { headers: extra.headers }) });
 }

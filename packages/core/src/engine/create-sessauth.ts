@@ -93,6 +93,7 @@ export async function createSessauth<U>(config: SessauthConfig<U>): Promise<Sess
       ...options,
       loginRoute: engine.authenticator !== null,
       ssfStreamEndpoints: options.ssfTransmitter && engine.admin !== null,
+      deviceBoundCookies: options.deviceBoundCookies && options.refreshTokenTransport !== 'body' && engine.store.bindDeviceKey !== undefined,
     },
     handle:
       instrumentation === undefined ? (request) => handleRequest(engine, request) : (request) => handleRequest(engine, request, instrumentation),

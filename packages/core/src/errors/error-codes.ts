@@ -7,6 +7,8 @@ export type ErrorCode =
   | 'invalid_user'
   | 'insufficient_user_authentication'
   | 'invalid_dpop_proof'
+  | 'invalid_device_bound_proof'
+  | 'device_bound_challenge'
   | 'session_not_found'
   | 'session_expired'
   | 'token_reuse_detected'
@@ -35,6 +37,9 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   invalid_user: 401,
   insufficient_user_authentication: 401,
   invalid_dpop_proof: 401,
+  invalid_device_bound_proof: 401,
+  // DBSC: a 403 tells the browser to sign the challenge sent with it and try again.
+  device_bound_challenge: 403,
   session_not_found: 401,
   session_expired: 401,
   token_reuse_detected: 401,
@@ -60,6 +65,8 @@ export const ERROR_MESSAGE: Readonly<Record<ErrorCode, string>> = {
   invalid_user: 'The user is unknown or inactive.',
   insufficient_user_authentication: 'This action needs a more recent or stronger sign-in.',
   invalid_dpop_proof: 'The DPoP proof is missing or invalid.',
+  invalid_device_bound_proof: 'The device-bound session proof is missing or invalid.',
+  device_bound_challenge: 'Sign the challenge sent with this answer and try again.',
   session_not_found: 'Session not found.',
   session_expired: 'The session has expired or was revoked.',
   token_reuse_detected: 'A refresh token was reused; the session has been revoked.',

@@ -70,9 +70,42 @@ export function accessCookie(options: ResolvedOptions, token: string, persistent
   });
 }
 
-/** The cookies that end a browser's session: the refresh cookie, and the access-token cookie when it is on. */
+/**
+ * The DBSC bound cookie (JWT_DEVICE_BOUND_COOKIES): beside the refresh cookie, with its Path,
+ * Domain, Secure and SameSite, always HttpOnly, for an access token's lifetime. Its name is the
+ * refresh cookie's with `_bound` after it (a `__Host-` or `__Secure-` prefix carries over, and
+ * its rules hold because the attributes are the refresh cookie's).
+ */
+export function boundCookie(options: ResolvedOptions, value: string, maxAge: number): string {
+  return serializeCookie({
+    name: boundCookieName(options),
+    value,
+    path: options.refreshCookiePath,
+    maxAge,
+    httpOnly: true,
+    secure: options.refreshCookieSecure,
+    sameSite: options.refreshCookieSameSite,
+    ...(options.refreshCookieDomain === undefined ? {} : { domain: options.refreshCookieDomain }),
+  });
+}
+
+export function boundCookieName(options: ResolvedOptions): string {
+  return `${options.refreshCookieName}_bound`;
+}
+
+/** The bound cookie's attributes as the DBSC session config names them (the browser compares Domain, Path, Secure, HttpOnly, SameSite). */
+export function boundCookieAttributes(options: ResolvedOptions): string {
+  const parts = [`Path=${options.refreshCookiePath}`];
+  if (options.refreshCookieDomain !== undefined) parts.push(`Domain=${options.refreshCookieDomain}`);
+  if (options.refreshCookieSecure) parts.push('Secure');
+  parts.push('HttpOnly', `SameSite=${options.refreshCookieSameSite}`);
+  return parts.join('; ');
+}
+
+/** The cookies that end a browser's session: the refresh cookie, and the access-token and bound cookies when they are on. */
 export function clearSessionCookies(options: ResolvedOptions): string[] {
   const cleared = [clearRefreshCookie(options)];
+  if (options.deviceBoundCookies) cleared.push(boundCookie(options, '', 0));
   if (options.accessTokenCookie) {
     cleared.push(
       serializeCookie({

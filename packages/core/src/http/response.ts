@@ -1,3 +1,4 @@
+import { DeviceBoundProofError } from '../errors/device-bound-error.js';
 import { DpopBindingError, DpopProofError } from '../errors/dpop-error.js';
 import { ERROR_MESSAGE } from '../errors/error-codes.js';
 import { describeStoreFault } from '../errors/describe-store-fault.js';
@@ -37,6 +38,7 @@ export function errorToResponse(error: unknown, logger: Logger, extras: Response
     if (error instanceof RequestAbortedError) logger.debug?.('request_aborted');
     // Which DPoP check failed (never the proof or the token): anyone can cause it, so debug only.
     if (error instanceof DpopProofError || error instanceof DpopBindingError) logger.debug?.('dpop_refused', { reason: error.reason });
+    if (error instanceof DeviceBoundProofError) logger.debug?.('device_bound_refused', { reason: error.reason });
     // A limiter's fault was logged where it happened (`rate_limiter_failed`).
     if (error instanceof StoreUnavailableError) logger.error('store_unavailable', { error: error.name, ...describeStoreFault(error) });
     const headers: Record<string, string> = { ...extras.headers };

@@ -13,7 +13,7 @@ import type {
   Reference,
   ResponseObject,
 } from './openapi-types.js';
-import { ssfSchemas, componentSchemas } from './wire-schemas.js';
+import { deviceBoundSchemas, ssfSchemas, componentSchemas } from './wire-schemas.js';
 import { ref } from './json-schema.js';
 
 /** The settings the description depends on; a `ResolvedOptions` (`auth.options`) fits. */
@@ -48,6 +48,8 @@ export interface OpenApiSettings {
   readonly ssfTransmitter?: boolean;
   /** Whether its admin stream endpoints are served (the transmitter on and the admin listing configured). @default false */
   readonly ssfStreamEndpoints?: boolean;
+  /** JWT_DEVICE_BOUND_COOKIES (in a cookie transport, on a store that can bind): the DBSC routes and the bound cookie. @default false */
+  readonly deviceBoundCookies?: boolean;
 }
 
 const header = (name: string): Reference => ({ $ref: `#/components/headers/${name}` });
@@ -69,6 +71,7 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
     csrfCookieName: settings.csrfCookieName ?? 'csrftoken',
     accessCookieName: settings.accessTokenCookie === true ? (settings.accessCookieName ?? 'access_token') : null,
     dpop: settings.dpop ?? 'off',
+    deviceBound: settings.deviceBoundCookies === true,
   };
   const paths: Record<string, PathItem> = {};
   const ids = new Set<string>();
@@ -80,6 +83,7 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
     if (entry.route === 'ssf-configuration' && settings.ssfTransmitter !== true) continue;
     if ((entry.route === 'ssf-streams' || entry.route === 'ssf-status' || entry.route === 'ssf-verify') && settings.ssfStreamEndpoints !== true)
       continue;
+    if ((entry.route === 'device-bound-registration' || entry.route === 'device-bound-refresh') && !doc.deviceBound) continue;
     const method = entry.method.toLowerCase() as HttpMethodKey;
     // One route on two paths (the JWK set) needs two operation ids.
     let id = camelCase(entry.route);
@@ -115,6 +119,7 @@ export function openApiDocument(settings: OpenApiSettings = {}): OpenApiDocument
       schemas: {
         ...componentSchemas(doc.transport, settings.sessionActivity === true),
         ...ssfSchemas(settings.ssfTransmitter === true, settings.ssfStreamEndpoints === true),
+        ...(doc.deviceBound ? deviceBoundSchemas() : {}),
       },
       responses: {
         NotFound: errorResponse(['not_found'], {}),

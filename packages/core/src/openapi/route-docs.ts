@@ -12,6 +12,8 @@ export interface DocSettings {
   readonly accessCookieName: string | null;
   /** JWT_DPOP: on (`allowed`, `required`), login, refresh and every guarded route read a `DPoP` proof. */
   readonly dpop: DpopMode;
+  /** JWT_DEVICE_BOUND_COOKIES in effect: the DBSC routes exist and a bound session's refresh reads its bound cookie. */
+  readonly deviceBound: boolean;
 }
 
 /** An error an operation can answer; the status defaults to the code's in `ERROR_STATUS`. */
@@ -84,7 +86,8 @@ const STALE =
   ' With JWT_SENSITIVE_ACTION_MAX_AGE_SECONDS set, a session whose last sign-in or re-authentication is older answers 401 insufficient_user_authentication with `WWW-Authenticate: Bearer error="insufficient_user_authentication", max_age=...`.';
 
 const accessCookie = (s: DocSettings) => (s.accessCookieName === null ? [] : [s.accessCookieName]);
-const clearsCookie = (s: DocSettings) => (cookieMode(s) ? [s.refreshCookieName, ...accessCookie(s)] : []);
+const clearsCookie = (s: DocSettings) =>
+  cookieMode(s) ? [s.refreshCookieName, ...accessCookie(s), ...(s.deviceBound ? [`${s.refreshCookieName}_bound`] : [])] : [];
 
 const accessCookieNote = (s: DocSettings) =>
   s.accessCookieName === null
@@ -150,6 +153,9 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
             },
           ]
         : []),
+      ...(s.deviceBound
+        ? [{ in: 'cookie' as const, name: `${s.refreshCookieName}_bound`, description: 'Needed when the session is bound to a browser key (DBSC).' }]
+        : []),
       ...csrfReads(s),
     ],
     success: tokens,
@@ -162,6 +168,7 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
       'session_not_found',
       'session_expired',
       'token_reuse_detected',
+      ...(s.deviceBound ? (['invalid_device_bound_proof'] as const) : []),
     ],
     errorSetCookies: clearsCookie,
   },
@@ -232,6 +239,39 @@ export const ROUTE_DOCS: Readonly<Record<RouteName, RouteDoc>> = {
       setCookies: accessCookie(s),
     }),
     errors: (s) => [...GUARD, ...tokenPrechecks(s), 'login_busy', 'invalid_credentials', 'not_found'],
+  },
+  'device-bound-registration': {
+    summary: 'Bind the session to a browser key (Device Bound Session Credentials registration)',
+    description:
+      'Called by the browser after a login answer carried `Secure-Session-Registration`: `Secure-Session-Response` holds a `dbsc+jwt` JWT (ES256 or RS256) signed by the key in its `jwk` header, whose `jti` is the challenge of that header (sealed to the session, 5 minutes, single use). The session is bound to the key, once. Answers the session config, the first bound cookie and `Secure-Session-Challenge` for the next refresh. docs/device-bound-cookies.md.',
+    bearer: false,
+    reads: () => [{ in: 'header', name: 'Secure-Session-Response', description: 'The DBSC proof, as a structured-field string.' }],
+    success: (s) => ({
+      description: 'The session config (DBSC JSON session instructions).',
+      body: { schema: 'DeviceBoundSessionConfig', mediaType: 'application/json' },
+      setCookies: [`${s.refreshCookieName}_bound`],
+    }),
+    errors: () => ['invalid_device_bound_proof', 'rate_limited', 'service_unavailable'],
+  },
+  'device-bound-refresh': {
+    summary: 'Renew the bound cookie with a signature by the session key (DBSC refresh)',
+    description:
+      'Called by the browser when the bound cookie is missing: `Sec-Secure-Session-Id` names the session. Without `Secure-Session-Response`, or with a stale, spent or foreign challenge, 403 device_bound_challenge with a new `Secure-Session-Challenge` to sign; a proof that does not verify under the stored key, or a session that is not bound, 401 invalid_device_bound_proof. Success: the bound cookie, a challenge for next time, an empty body.',
+    bearer: false,
+    reads: () => [
+      { in: 'header', name: 'Sec-Secure-Session-Id', description: 'The session id, as a structured-field string.' },
+      { in: 'header', name: 'Secure-Session-Response', description: 'The DBSC proof signing the last challenge.' },
+    ],
+    success: (s) => ({ description: 'The bound cookie is renewed; empty body.', setCookies: [`${s.refreshCookieName}_bound`] }),
+    errors: () => [
+      'invalid_request',
+      'session_not_found',
+      'session_expired',
+      'invalid_device_bound_proof',
+      'device_bound_challenge',
+      'rate_limited',
+      'service_unavailable',
+    ],
   },
   jwks: {
     summary: 'The public keys that verify the tokens (asymmetric algorithms)',

@@ -195,6 +195,30 @@ function activitySchemas(): Record<string, JsonSchema> {
  * the stream endpoints' when they are served too. Nothing when off: the description of a host
  * without the transmitter stays what it was.
  */
+/** The DBSC session config the registration answers (W3C DBSC draft, "JSON session instructions"). */
+export function deviceBoundSchemas(): Record<string, JsonSchema> {
+  return {
+    DeviceBoundSessionConfig: {
+      type: 'object',
+      description: 'Device Bound Session Credentials session instructions: the session id, where to refresh, the scope and the bound cookie.',
+      properties: {
+        session_identifier: { type: 'string' },
+        refresh_url: { type: 'string' },
+        scope: { type: 'object', properties: { include_site: { type: 'boolean' } }, required: ['include_site'] },
+        credentials: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { type: { type: 'string', const: 'cookie' }, name: { type: 'string' }, attributes: { type: 'string' } },
+            required: ['type', 'name', 'attributes'],
+          },
+        },
+      },
+      required: ['session_identifier', 'refresh_url', 'scope', 'credentials'],
+    },
+  };
+}
+
 export function ssfSchemas(transmitter: boolean, streamEndpoints: boolean): Record<string, JsonSchema> {
   return {
     ...(transmitter ? ssfMetadataSchemas() : {}),

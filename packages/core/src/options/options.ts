@@ -254,6 +254,15 @@ export interface SessauthOptions {
    * refresh or guarded request without one. `off` reads no proof. See docs/dpop.md. @default 'off'
    */
   dpop?: DpopMode;
+  /**
+   * JWT_DEVICE_BOUND_COOKIES. Device Bound Session Credentials (W3C DBSC draft) for cookie and both
+   * transports: login answers with `Secure-Session-Registration`, a browser that supports it binds
+   * the session to a key it holds (`POST {prefix}/device-bound/registration/`), and from then on
+   * the session's refresh needs a short-lived bound cookie that only a signature by that key renews
+   * (`POST {prefix}/device-bound/refresh/`). A browser that never registers keeps an ordinary
+   * session. See docs/device-bound-cookies.md. @default false
+   */
+  deviceBoundCookies?: boolean;
   /** JWT_AUTH_PREFIX. Where the endpoints live. @default '/auth' */
   prefix?: string;
   /** JWT_ADMIN_PREFIX. Where the admin listing lives. @default '/admin/sessauth/session' */

@@ -124,6 +124,10 @@ function checkCookies(o: SessauthOptions): void {
     }
     checkCookiePrefix('accessCookieName', o.accessCookieName ?? '', { secure: o.accessCookieSecure ?? true, path: '/', domain: undefined });
   }
+  // DBSC binds cookies: a host whose refresh token travels in the body has none to bind.
+  if (o.deviceBoundCookies === true && (o.refreshTokenTransport ?? 'body') === 'body') {
+    fail('deviceBoundCookies', 'needs JWT_REFRESH_TOKEN_TRANSPORT=cookie or both: it binds the refresh cookie; token clients use JWT_DPOP');
+  }
   // The CSRF cookie is always host-only on Path /.
   checkCookiePrefix('csrfCookieName', o.csrfCookieName ?? '', { secure: o.csrfCookieSecure ?? true, path: '/', domain: undefined });
 }

@@ -272,6 +272,11 @@ export const SETTINGS = {
     doc: 'DPoP (RFC 9449) key-bound tokens: `off`, `allowed` (a login with a `DPoP` proof binds its session) or `required`',
     kind: oneOf(['off', 'allowed', 'required'], 'off'),
   },
+  deviceBoundCookies: {
+    env: 'JWT_DEVICE_BOUND_COOKIES',
+    doc: "Device Bound Session Credentials (W3C DBSC) for cookie transport: login invites the browser to bind the session to a key it holds; a bound session's refresh then needs a short-lived cookie only a signature by that key renews (docs/device-bound-cookies.md)",
+    kind: bool(false),
+  },
   adminPrefix: {
     env: 'JWT_ADMIN_PREFIX',
     doc: 'where the read-only admin listing lives',

@@ -6,9 +6,9 @@ import type { RateLimitStore } from '../store/store-port.js';
 
 /**
  * What a budget counts: a client address (`login`, `refresh`), a client network (`login_network`), an account
- * (`login_account`), a host's key (`host`); `dpop_jti` is the replay record of a DPoP proof (a count of 1: first seen).
+ * (`login_account`), a host's key (`host`); `dpop_jti` is the replay record of a DPoP proof, `device_bound_challenge` of a DBSC challenge (a count of 1: first seen).
  */
-export type ThrottleScope = 'login' | 'refresh' | 'login_network' | 'login_account' | 'host' | 'dpop_jti';
+export type ThrottleScope = 'login' | 'refresh' | 'login_network' | 'login_account' | 'host' | 'dpop_jti' | 'device_bound_challenge';
 
 export interface ThrottleInput {
   readonly scope: ThrottleScope;

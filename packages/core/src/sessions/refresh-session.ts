@@ -8,6 +8,7 @@ import { randomId } from '../tokens/random-id.js';
 import { boundKeyOf, REMEMBER_CLAIM } from '../tokens/token-service.js';
 import { accessRemember } from './create-session.js';
 import { DpopBindingError, DpopProofError } from '../errors/dpop-error.js';
+import { DeviceBoundProofError } from '../errors/device-bound-error.js';
 import type { DpopMode } from '../options/options.js';
 import { constantTimeEqual } from '../text/constant-time-equal.js';
 import type { PresentedKey } from './authenticate.js';
@@ -29,8 +30,10 @@ export async function refreshSession<U>(
   refreshToken: string,
   client: ClientFacts,
   presented: PresentedKey = { jkt: null },
+  deviceBound?: DeviceBoundPresence,
 ): Promise<IssuedTokens> {
   const claims = await services.tokens.verify(refreshToken, 'refresh');
+  if (deviceBound !== undefined) await checkDeviceBoundRefresh(services, claims.sid, deviceBound);
   // Before any store call: a refresh token copied without its key is refused here, so it can
   // neither rotate the session nor trip reuse detection and end the owner's session.
   const jkt = checkRefreshBinding(boundKeyOf(claims.payload), presented, services.options.dpop);
@@ -122,6 +125,25 @@ function checkRefreshBinding(bound: string | null, presented: PresentedKey, mode
   if (presented.jkt === null) throw new DpopProofError('missing');
   if (!constantTimeEqual(presented.jkt, bound)) throw new DpopProofError('key_mismatch');
   return bound;
+}
+
+/** What the refresh request proved of a DBSC key (JWT_DEVICE_BOUND_COOKIES). */
+export interface DeviceBoundPresence {
+  /** The session a valid, unexpired bound cookie of the request vouches for; null: none. */
+  readonly provenSessionId: string | null;
+}
+
+/**
+ * A session bound to a browser's DBSC key refreshes only beside its bound cookie (minted only
+ * after a signature by that key, for an access token's lifetime). Refused before the swap, so a
+ * refresh cookie copied without the key neither rotates the session nor trips reuse detection;
+ * the session itself stays (the owner's browser renews its bound cookie and retries). An
+ * unbound session refreshes as before: a browser without DBSC is never signed out for it.
+ */
+async function checkDeviceBoundRefresh<U>(services: SessionServices<U>, sessionId: string, presence: DeviceBoundPresence): Promise<void> {
+  if (presence.provenSessionId === sessionId) return;
+  const session = await services.store.findSession(sessionId);
+  if ((session?.deviceBoundKey ?? null) !== null) throw new DeviceBoundProofError('bound_cookie');
 }
 
 /** The CAEP `session-revoked` of a session the refresh swap itself ended. */

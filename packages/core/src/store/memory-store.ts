@@ -4,6 +4,7 @@ import { decodeAdminCursor, encodeAdminCursor } from './admin-cursor.js';
 import type {
   AdminSessionPage,
   AdminSessionQuery,
+  BindDeviceKeyInput,
   CreateSessionInput,
   ExpireAllOptions,
   RotateOutcome,
@@ -41,6 +42,7 @@ function copy(record: SessionRecord): StoredSession {
     acr: record.acr ?? null,
     // Named only on a bound session, as every store reads it back.
     ...((record.dpopJkt ?? null) === null ? {} : { dpopJkt: record.dpopJkt }),
+    ...((record.deviceBoundKey ?? null) === null ? {} : { deviceBoundKey: record.deviceBoundKey }),
   };
 }
 
@@ -182,6 +184,19 @@ export class MemorySessionStore implements SessionStore {
     stored.authTime = new Date(input.authTime.getTime());
     stored.amr = [...input.amr];
     stored.acr = input.acr;
+    return true;
+  }
+
+  async bindDeviceKey(input: BindDeviceKeyInput): Promise<boolean> {
+    const stored = this.#sessions.get(input.sessionId);
+    if (
+      stored === undefined ||
+      stored.userId !== input.userId ||
+      !isActiveAt(stored, input.now.getTime()) ||
+      (stored.deviceBoundKey ?? null) !== null
+    )
+      return false;
+    stored.deviceBoundKey = input.publicKey;
     return true;
   }
 

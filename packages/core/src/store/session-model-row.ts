@@ -27,10 +27,12 @@ export interface SessionModelRow<Instant = number | string | bigint> {
   acr: string | null;
   /** Null on rows from before step 0005 and on every unbound session. */
   dpopJkt: string | null;
+  /** Null on rows from before step 0008 and on every session no browser bound (DBSC). */
+  deviceBoundKey: string | null;
 }
 
 /** The columns later steps added: a model generated before them (a Prisma client) may lack them. */
-type LaterColumns = 'authTime' | 'amr' | 'acr' | 'dpopJkt';
+type LaterColumns = 'authTime' | 'amr' | 'acr' | 'dpopJkt' | 'deviceBoundKey';
 
 /** A row as read back, with or without the later columns. */
 type StoredSessionModelRow = Omit<SessionModelRow, LaterColumns> & Partial<Pick<SessionModelRow, LaterColumns>>;
@@ -56,6 +58,7 @@ export function toSessionModelRow(session: NewSession): SessionModelRow<number> 
     amr: JSON.stringify(session.amr ?? []),
     acr: session.acr ?? null,
     dpopJkt: session.dpopJkt ?? null,
+    deviceBoundKey: session.deviceBoundKey ?? null,
   };
 }
 
@@ -80,6 +83,7 @@ export function sessionRecordFromModelRow(row: StoredSessionModelRow): SessionRe
     acr: row.acr ?? null,
     // Named only on a bound session (as every store reads it).
     ...(row.dpopJkt === null || row.dpopJkt === undefined ? {} : { dpopJkt: row.dpopJkt }),
+    ...(row.deviceBoundKey === null || row.deviceBoundKey === undefined ? {} : { deviceBoundKey: row.deviceBoundKey }),
   };
 }
 

@@ -45,6 +45,12 @@ export interface SessionRecord {
    * session before DPoP, and every session of a host that leaves it off).
    */
   readonly dpopJkt?: string | null;
+  /**
+   * The public key (a JWK, as JSON text) of the browser's Device Bound Session Credentials key
+   * this session is bound to (JWT_DEVICE_BOUND_COOKIES, docs/device-bound-cookies.md): set once
+   * by `bindDeviceKey` after login, never changed; null or absent: not bound.
+   */
+  readonly deviceBoundKey?: string | null;
 }
 
 /** What login hands to `createSession` (a new session has no name yet). */
@@ -71,6 +77,17 @@ export interface StepUpInput {
   /** The context class of this proof; replaces the session's `acr` (null: none). */
   readonly acr: string | null;
   /** Liveness is judged at this instant (usually equal to `authTime`). */
+  readonly now: Date;
+}
+
+/** What `SessionStore.bindDeviceKey` writes: a browser's DBSC public key, once. */
+export interface BindDeviceKeyInput {
+  readonly sessionId: string;
+  /** The session's owner (as read just before): a session of another user is left alone. */
+  readonly userId: string;
+  /** The public JWK as JSON text (at most 8 KiB). */
+  readonly publicKey: string;
+  /** Liveness is judged at this instant. */
   readonly now: Date;
 }
 
@@ -205,6 +222,15 @@ export interface SessionStore extends Partial<SecurityEventOutbox> {
    * `not_found` and `auth.stepUp` throws an `IntegrationError`.
    */
   recordStepUp?(input: StepUpInput): Promise<boolean>;
+
+  /**
+   * Bind one active session to a browser's DBSC key (JWT_DEVICE_BOUND_COOKIES): set
+   * `deviceBoundKey` only while the session is active at `now` and has none yet, in one atomic
+   * conditional write (two registrations racing: exactly one wins). Resolves true when written,
+   * false otherwise (nothing changed). An optional capability: without it the DBSC endpoints
+   * answer 404 `not_found` and login sends no registration header.
+   */
+  bindDeviceKey?(input: BindDeviceKeyInput): Promise<boolean>;
 
   /**
    * Append entries to sessions' activity histories (JWT_SESSION_ACTIVITY; docs/activity.md):

@@ -21,6 +21,7 @@ export const COLUMN_STEPS: Readonly<Record<string, string>> = {
   amr: '0004-session-authentication',
   acr: '0004-session-authentication',
   dpop_jkt: '0005-session-dpop',
+  device_bound_key: '0008-session-device-bound',
 };
 
 export function stepOf(role: TableRole, column: string): string {

@@ -45,6 +45,8 @@ export function sessauthSqliteTables(options: SessauthTableOptions = {}) {
       acr: varchar('acr', 255),
       /** The DPoP key thumbprint the session is bound to (RFC 9449); null: not bound. */
       dpopJkt: varchar('dpop_jkt', 64),
+      /** The DBSC public key (JWK JSON) the session is bound to (JWT_DEVICE_BOUND_COOKIES); null: not bound. */
+      deviceBoundKey: text('device_bound_key'),
     },
     (t) => [
       index(names.index.userActive).on(t.userId, t.expiredAt, t.createdAt, t.id),

@@ -14,6 +14,7 @@ import type {
   SessionRecord,
   SessionStore,
   StepUpInput,
+  BindDeviceKeyInput,
 } from '@sessauth/core/store';
 import { and, desc, eq, isNull, lt, ne } from 'drizzle-orm';
 import type { Table } from 'drizzle-orm';
@@ -25,6 +26,7 @@ import { activeOf } from './conditions.js';
 import { guard } from './guard.js';
 import { purgeExpired } from './purge-expired.js';
 import { recordStepUp } from './record-step-up.js';
+import { bindDeviceKey } from './bind-device-key.js';
 import { renameSession } from './rename-session.js';
 import type { DrizzleDatabase } from './resolve-engine.js';
 import { rotateRefresh } from './rotate-refresh.js';
@@ -131,6 +133,10 @@ export class DrizzleSessionStore implements SessionStore {
 
   recordStepUp(input: StepUpInput): Promise<boolean> {
     return this.#guard('recordStepUp', () => recordStepUp(this.#ctx, input));
+  }
+
+  bindDeviceKey(input: BindDeviceKeyInput): Promise<boolean> {
+    return this.#guard('bindDeviceKey', () => bindDeviceKey(this.#ctx, input));
   }
 
   /** Never revives a revoked row, never moves activity backwards. */

@@ -19,6 +19,7 @@ export interface SessionColumns {
   readonly browser: Column;
   readonly location: Column;
   readonly name: Column;
+  readonly deviceBoundKey: Column;
 }
 
 export type SessionTable = Table & SessionColumns;

@@ -56,6 +56,7 @@ export const MIGRATION_COLUMNS: Readonly<Record<string, readonly TableColumns[]>
       columns: ['id', 'batch_id', 'stream_id', 'token', 'user_id', 'session_id', 'state', 'attempts', 'next_attempt_at', 'created_at', 'last_error'],
     },
   ],
+  '0008-session-device-bound': [{ table: 'session', columns: ['device_bound_key'] }],
 };
 
 /** One expected column and the migration that brings it. */

@@ -27,6 +27,8 @@ export interface SessionModel {
   acr?: string | null;
   /** Step 0005 (RFC 9449 DPoP); null: not bound. */
   dpopJkt?: string | null;
+  /** Step 0008 (DBSC): the browser's public JWK as JSON; null: not bound. */
+  deviceBoundKey?: string | null;
 }
 
 type Instant = number | bigint;
@@ -43,6 +45,7 @@ export interface SessionWhere {
   lastActivityAt?: InstantFilter;
   expiresAt?: InstantFilter;
   expiredAt?: NullableInstantFilter;
+  deviceBoundKey?: null;
   OR?: SessionWhere[];
   AND?: SessionWhere[];
 }
@@ -55,6 +58,7 @@ export interface SessionData {
   authTime?: Instant;
   amr?: string;
   acr?: string | null;
+  deviceBoundKey?: string;
 }
 
 type Order = 'asc' | 'desc';

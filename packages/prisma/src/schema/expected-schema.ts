@@ -39,6 +39,7 @@ export const SCHEMA_STEPS: ReadonlyArray<readonly [step: string, role: TableRole
     'securityEvent',
     ['id', 'batch_id', 'stream_id', 'token', 'user_id', 'session_id', 'state', 'attempts', 'next_attempt_at', 'created_at', 'last_error'],
   ],
+  ['0008-session-device-bound', 'session', ['device_bound_key']],
 ];
 
 export interface ExpectedColumn {

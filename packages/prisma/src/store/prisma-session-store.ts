@@ -16,6 +16,7 @@ import type {
   SessionRecord,
   SessionStore,
   StepUpInput,
+  BindDeviceKeyInput,
 } from '@sessauth/core/store';
 import type { SessauthPrismaClient } from '../client/prisma-like.js';
 import { listSessionsForAdmin } from './admin-listing.js';
@@ -143,6 +144,14 @@ export class PrismaSessionStore implements SessionStore {
    * together (one statement: atomic). Where the engine counts only changed rows, writing the
    * very values it holds is settled by a re-read, as for a rename.
    */
+  /** Binds an active, unbound session to a browser's DBSC key: one conditional UPDATE (of two racing registrations exactly one matches). */
+  bindDeviceKey(input: BindDeviceKeyInput): Promise<boolean> {
+    return this.#guard('bindDeviceKey', async () => {
+      const where = { id: input.sessionId, deviceBoundKey: null, ...activeOf(input.userId, input.now.getTime()) };
+      return (await this.#sessions.updateMany({ where, data: { deviceBoundKey: input.publicKey } })).count > 0;
+    });
+  }
+
   recordStepUp(input: StepUpInput): Promise<boolean> {
     return this.#guard('recordStepUp', async () => {
       const nowMs = input.now.getTime();

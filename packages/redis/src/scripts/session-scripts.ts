@@ -7,6 +7,7 @@ import { LIST_ACTIVE_LUA } from './list-active.lua.js';
 import { PURGE_USER_LUA } from './purge-user.lua.js';
 import { RATE_LIMIT_HIT_LUA } from './rate-limit-hit.lua.js';
 import { RECORD_STEP_UP_LUA } from './record-step-up.lua.js';
+import { BIND_DEVICE_KEY_LUA } from './bind-device-key.lua.js';
 import { RENAME_SESSION_LUA } from './rename-session.lua.js';
 import { ROTATE_REFRESH_LUA } from './rotate-refresh.lua.js';
 import {
@@ -26,6 +27,7 @@ export const SCRIPTS = {
   touchSession: luaScript(TOUCH_SESSION_LUA, 1),
   renameSession: luaScript(RENAME_SESSION_LUA, 1),
   recordStepUp: luaScript(RECORD_STEP_UP_LUA, 1),
+  bindDeviceKey: luaScript(BIND_DEVICE_KEY_LUA, 1),
   listActive: luaScript(LIST_ACTIVE_LUA, 1),
   purgeUser: luaScript(PURGE_USER_LUA, 2),
   rateLimitHit: luaScript(RATE_LIMIT_HIT_LUA, 1),

@@ -1,0 +1,1 @@
+ALTER TABLE `sessauth_session` ADD `device_bound_key` text;
