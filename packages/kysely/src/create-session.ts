@@ -1,7 +1,8 @@
 import type { SessionRecord } from '@sessauth/core';
 import type { CreateSessionInput } from '@sessauth/core/store';
 import type { ActiveKey } from './session-queries.js';
-import { toInsertRow, toRecord } from './session-row.js';
+import { CompiledQuery } from 'kysely';
+import { toInsertRow, toRecord, type SessionInsert } from './session-row.js';
 import type { StoreContext } from './store-context.js';
 
 /**
@@ -12,6 +13,7 @@ import type { StoreContext } from './store-context.js';
  */
 export async function createSession(ctx: StoreContext, input: CreateSessionInput): Promise<SessionRecord> {
   const row = toInsertRow(input.session);
+  if (ctx.dialect.oneTripCreate !== undefined) return createInOneTrip(ctx, row, ctx.dialect.oneTripCreate(ctx.names, row, input.maxActiveSessions));
   const now = row.created_at;
   await ctx.dialect.transaction(ctx.db, async (trx) => {
     await ctx.dialect.lockUser(trx, ctx.names, row.user_id);
@@ -26,6 +28,20 @@ export async function createSession(ctx: StoreContext, input: CreateSessionInput
     if (evicted.length !== others.length) row.expired_at = now;
     await trx.insertInto(ctx.names.session).values(row).execute();
   });
+  return toRecord(row);
+}
+
+/**
+ * The same step in one round trip (PostgreSQL: `one-trip-create.ts` says how it stays atomic).
+ * A pool that hands kysely the raw array of a multi-statement answer (a host's own `pg` pool,
+ * not wrapped by `guardPostgresPool`) leaves the rows empty: the row has committed all the
+ * same, and one read tells whether the newcomer was stored revoked.
+ */
+async function createInOneTrip(ctx: StoreContext, row: SessionInsert, text: string): Promise<SessionRecord> {
+  const { rows } = await ctx.db.executeQuery<{ expired_at: number | string | null }>(CompiledQuery.raw(text));
+  const answer = rows[0] ?? (await ctx.db.executeQuery(ctx.queries.findById.bind({ id: row.id }))).rows[0];
+  if (answer === undefined) throw new Error('createSession: the new row is missing');
+  row.expired_at = answer.expired_at === null ? null : Number(answer.expired_at);
   return toRecord(row);
 }
 

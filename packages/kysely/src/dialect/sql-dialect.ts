@@ -1,5 +1,6 @@
 import type { ColumnDefinitionBuilder, Kysely, RawBuilder } from 'kysely';
 import type { RateLimitDb, TableNames } from '../schema.js';
+import type { SessionInsert } from '../session-row.js';
 
 export type DialectName = 'postgres' | 'mysql' | 'sqlite';
 
@@ -7,6 +8,13 @@ export type DialectName = 'postgres' | 'mysql' | 'sqlite';
 export interface CounterState {
   readonly count: number;
   readonly resetAtMs: number;
+}
+
+/** One counter of a multi-counter hit: its stored key, its window, the count past which it refuses. */
+export interface CounterHit {
+  readonly key: string;
+  readonly windowMs: number;
+  readonly limit: number;
 }
 
 /**
@@ -26,8 +34,20 @@ export interface SqlDialect {
    * user has no session rows yet (locking zero rows would lock nothing).
    */
   lockUser<DB>(trx: Kysely<DB>, names: TableNames, userId: string): Promise<void>;
+  /**
+   * Login's write (lock, cap, insert) as the text of one round trip, where the engine runs
+   * several statements of one query as one transaction (PostgreSQL's simple protocol); its
+   * last statement answers the new row's `expired_at`. Absent: a transaction of statements.
+   */
+  oneTripCreate?(names: TableNames, row: SessionInsert, maxActiveSessions: number): string;
   /** Atomically counts one hit of a fixed window (the rate-limit store). */
   hitCounter(db: Kysely<RateLimitDb>, table: string, key: string, nowMs: number, windowMs: number): Promise<CounterState>;
+  /**
+   * Several hits in order in one step (the rate-limit store's `hitMany`), stopping after the
+   * first whose count is above its limit; returns the states of the hits made. Absent: one
+   * `hitCounter` per hit, in order.
+   */
+  hitCounters?(db: Kysely<RateLimitDb>, table: string, hits: readonly CounterHit[], nowMs: number): Promise<CounterState[]>;
   /** Migration: how the session id column is declared (PostgreSQL pins a byte-order collation). */
   idColumn(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
   /** Migration: table options appended to CREATE TABLE (MySQL: InnoDB, utf8mb4, binary collation). */

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { SqlDialect } from '../dialect/sql-dialect.js';
 import { upsertCounterReturning } from '../dialect/upsert-counter-returning.js';
+import { oneTripCreateSql } from './one-trip-create.js';
+import { upsertCountersChained } from '../dialect/upsert-counters-chained.js';
 
 /** PostgreSQL through kysely's PostgresDialect (`pg`). */
 export const postgresDialect: SqlDialect = {
@@ -19,7 +21,10 @@ export const postgresDialect: SqlDialect = {
     await sql`select pg_advisory_xact_lock(hashtextextended(${`${names.session}:${userId}`}, 0))`.execute(trx);
   },
 
+  oneTripCreate: oneTripCreateSql,
+
   hitCounter: upsertCounterReturning,
+  hitCounters: upsertCountersChained,
 
   // Byte order ("C") so keyset pagination and tie-breaks order ids the same way
   // on every engine, whatever the database's default collation is.
