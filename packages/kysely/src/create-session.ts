@@ -1,7 +1,7 @@
 import type { SessionRecord } from '@sessauth/core';
 import type { CreateSessionInput } from '@sessauth/core/store';
 import type { ActiveKey } from './session-queries.js';
-import { CompiledQuery } from 'kysely';
+import { runInOneTrip } from './one-trip.js';
 import { toInsertRow, toRecord, type SessionInsert } from './session-row.js';
 import type { StoreContext } from './store-context.js';
 
@@ -10,10 +10,14 @@ import type { StoreContext } from './store-context.js';
  * sessions beyond the cap and insert the new one. The lock (advisory on
  * PostgreSQL, a lock row on MySQL, the write lock on SQLite) also covers a user
  * with no rows yet, so concurrent logins can never leave more than the cap active.
+ * PostgreSQL and MariaDB send the whole transaction in one round trip; MySQL and
+ * SQLite (in process) run it statement by statement.
  */
 export async function createSession(ctx: StoreContext, input: CreateSessionInput): Promise<SessionRecord> {
   const row = toInsertRow(input.session);
-  if (ctx.dialect.oneTripCreate !== undefined) return createInOneTrip(ctx, row, ctx.dialect.oneTripCreate(ctx.names, row, input.maxActiveSessions));
+  const oneTrip = ctx.dialect.oneTripCreate;
+  const answered = await runInOneTrip(ctx, oneTrip?.(ctx.names, row, input.maxActiveSessions));
+  if (answered !== null) return createdInOneTrip(ctx, row, answered);
   const now = row.created_at;
   await ctx.dialect.transaction(ctx.db, async (trx) => {
     await ctx.dialect.lockUser(trx, ctx.names, row.user_id);
@@ -32,14 +36,15 @@ export async function createSession(ctx: StoreContext, input: CreateSessionInput
 }
 
 /**
- * The same step in one round trip (PostgreSQL: `one-trip-create.ts` says how it stays atomic).
- * A pool that hands kysely the raw array of a multi-statement answer (a host's own `pg` pool,
- * not wrapped by `guardPostgresPool`) leaves the rows empty: the row has committed all the
- * same, and one read tells whether the newcomer was stored revoked.
+ * The record after the one-trip form (PostgreSQL, MariaDB: their `one-trip-create.ts` and
+ * `compound-statements.ts` say how it stays atomic), from the newcomer's `expired_at` it answers.
+ * A pool that hands kysely the raw array of a multi-statement answer (a host's own `pg` pool, not
+ * wrapped by `guardPostgresPool`) leaves the rows empty: the row has committed all the same, and
+ * one read tells whether the newcomer was stored revoked.
  */
-async function createInOneTrip(ctx: StoreContext, row: SessionInsert, text: string): Promise<SessionRecord> {
-  const { rows } = await ctx.db.executeQuery<{ expired_at: number | string | null }>(CompiledQuery.raw(text));
-  const answer = rows[0] ?? (await ctx.db.executeQuery(ctx.queries.findById.bind({ id: row.id }))).rows[0];
+async function createdInOneTrip(ctx: StoreContext, row: SessionInsert, rows: unknown[]): Promise<SessionRecord> {
+  const answer =
+    (rows[0] as { expired_at: number | string | null } | undefined) ?? (await ctx.db.executeQuery(ctx.queries.findById.bind({ id: row.id }))).rows[0];
   if (answer === undefined) throw new Error('createSession: the new row is missing');
   row.expired_at = answer.expired_at === null ? null : Number(answer.expired_at);
   return toRecord(row);

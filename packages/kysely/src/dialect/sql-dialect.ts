@@ -1,4 +1,4 @@
-import type { ColumnDefinitionBuilder, Kysely, RawBuilder } from 'kysely';
+import type { ColumnDefinitionBuilder, CompiledQuery, Kysely, RawBuilder } from 'kysely';
 import type { RateLimitDb, TableNames } from '../schema.js';
 import type { SessionInsert } from '../session-row.js';
 
@@ -35,11 +35,18 @@ export interface SqlDialect {
    */
   lockUser<DB>(trx: Kysely<DB>, names: TableNames, userId: string): Promise<void>;
   /**
-   * Login's write (lock, cap, insert) as the text of one round trip, where the engine runs
-   * several statements of one query as one transaction (PostgreSQL's simple protocol); its
-   * last statement answers the new row's `expired_at`. Absent: a transaction of statements.
+   * Login's write (lock, cap, insert) as one round trip: several statements in one simple
+   * query (PostgreSQL), one compound statement (MariaDB). It answers one row, the newcomer's
+   * `expired_at` (MariaDB: inside a result set of its own). Absent, or refused as a syntax
+   * error (MySQL has no compound statement outside a stored program): a transaction of statements.
    */
-  oneTripCreate?(names: TableNames, row: SessionInsert, maxActiveSessions: number): string;
+  oneTripCreate?(names: TableNames, row: SessionInsert, maxActiveSessions: number): CompiledQuery;
+  /**
+   * Where `UPDATE ... RETURNING` is missing (MariaDB): the refresh swap and its read-back of the
+   * swapped row as one round trip, the read only when the update changed the row (no rows: no
+   * swap). Absent, or refused as a syntax error (MySQL): two statements.
+   */
+  oneTripRotate?(update: CompiledQuery, read: CompiledQuery): CompiledQuery;
   /** Atomically counts one hit of a fixed window (the rate-limit store). */
   hitCounter(db: Kysely<RateLimitDb>, table: string, key: string, nowMs: number, windowMs: number): Promise<CounterState>;
   /**

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { RateLimitDb } from '../schema.js';
 import type { CounterState, SqlDialect } from '../dialect/sql-dialect.js';
+import { oneTripCreateMariaDb, oneTripRotateMariaDb } from './compound-statements.js';
 
 /**
  * Binary collations without trailing-space padding, best first: ids, jtis and
@@ -27,6 +28,9 @@ export const mysqlDialect: SqlDialect = {
     await sql`insert into ${sql.table(names.userLock)} (user_id) values (${userId})
       on duplicate key update user_id = user_id`.execute(trx);
   },
+
+  oneTripCreate: oneTripCreateMariaDb,
+  oneTripRotate: oneTripRotateMariaDb,
 
   // No RETURNING on upserts. One statement all the same: the upsert hands the new count and
   // window end back through LAST_INSERT_ID(expr), which the OK packet carries (the classic

@@ -1,3 +1,4 @@
+import { CompiledQuery } from 'kysely';
 import type { TableNames } from '../schema.js';
 import type { SessionInsert } from '../session-row.js';
 
@@ -16,7 +17,7 @@ import type { SessionInsert } from '../session-row.js';
  * statement answers the new row's `expired_at` (set when the newcomer is itself among the
  * oldest beyond the cap).
  */
-export function oneTripCreateSql(names: TableNames, row: SessionInsert, maxActiveSessions: number): string {
+export function oneTripCreatePostgres(names: TableNames, row: SessionInsert, maxActiveSessions: number): CompiledQuery {
   const table = identifier(names.session);
   const cap = Math.max(0, Math.trunc(maxActiveSessions));
   const id = literal(row.id);
@@ -25,7 +26,7 @@ export function oneTripCreateSql(names: TableNames, row: SessionInsert, maxActiv
   const values = columns.map((column) =>
     column === 'expired_at' ? `case when exists (select 1 from evicted where id = ${id}) then ${now} else ${literal(row.expired_at)} end` : literal(row[column]),
   );
-  return `select pg_advisory_xact_lock(hashtextextended(${literal(`${names.session}:${row.user_id}`)}, 0));
+  return CompiledQuery.raw(`select pg_advisory_xact_lock(hashtextextended(${literal(`${names.session}:${row.user_id}`)}, 0));
 with active as (
   select id, created_at from ${table} where user_id = ${literal(row.user_id)} and expired_at is null and expires_at > ${now}
   union all select ${id}, ${now}
@@ -35,7 +36,7 @@ with active as (
   update ${table} set expired_at = ${now} where id in (select id from evicted where id <> ${id}) and expired_at is null
 )
 insert into ${table} (${columns.map(identifier).join(', ')}) values (${values.join(', ')})
-returning expired_at`;
+returning expired_at`);
 }
 
 function identifier(name: string): string {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { SqlDialect } from '../dialect/sql-dialect.js';
 import { upsertCounterReturning } from '../dialect/upsert-counter-returning.js';
-import { oneTripCreateSql } from './one-trip-create.js';
+import { oneTripCreatePostgres } from './one-trip-create.js';
 import { upsertCountersChained } from '../dialect/upsert-counters-chained.js';
 
 /** PostgreSQL through kysely's PostgresDialect (`pg`). */
@@ -21,7 +21,7 @@ export const postgresDialect: SqlDialect = {
     await sql`select pg_advisory_xact_lock(hashtextextended(${`${names.session}:${userId}`}, 0))`.execute(trx);
   },
 
-  oneTripCreate: oneTripCreateSql,
+  oneTripCreate: oneTripCreatePostgres,
 
   hitCounter: upsertCounterReturning,
   hitCounters: upsertCountersChained,
