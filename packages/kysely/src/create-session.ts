@@ -16,7 +16,7 @@ import type { StoreContext } from './store-context.js';
 export async function createSession(ctx: StoreContext, input: CreateSessionInput): Promise<SessionRecord> {
   const row = toInsertRow(input.session);
   const oneTrip = ctx.dialect.oneTripCreate;
-  const answered = await runInOneTrip(ctx, oneTrip?.(ctx.names, row, input.maxActiveSessions));
+  const answered = await runInOneTrip(ctx.db, oneTrip?.(ctx.names, row, input.maxActiveSessions));
   if (answered !== null) return createdInOneTrip(ctx, row, answered);
   const now = row.created_at;
   await ctx.dialect.transaction(ctx.db, async (trx) => {

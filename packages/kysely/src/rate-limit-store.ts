@@ -7,6 +7,7 @@ import type { CounterState, DialectName, SqlDialect } from './dialect/sql-dialec
 import { DEFAULT_RATE_LIMIT_TABLE, tableNames, type RateLimitDb, type TableNames } from './schema.js';
 import { guard, operationTimeout, type GuardPolicy } from './store-guard.js';
 import { verifySchema } from './verify-schema.js';
+import { runInOneTrip } from './one-trip.js';
 
 export interface KyselyRateLimitStoreOptions {
   /** Detected from the Kysely instance's adapter when omitted. */
@@ -52,15 +53,17 @@ export class KyselyRateLimitStore<DB = unknown> implements RateLimitStore {
 
   /**
    * The hits in order, stopping after the first past its limit: one statement on PostgreSQL
-   * (chained upserts); one statement per hit elsewhere (each atomic, in order).
+   * (chained upserts) and MariaDB (a compound statement), in process on SQLite; one statement
+   * per hit on MySQL (each atomic, in order).
    */
   hitMany(hits: readonly RateLimitHit[], now: Date): Promise<Array<{ count: number; resetAt: Date }>> {
     return guard('rate limit hitMany', this.#policy, async () => {
       const counters = hits.map((hit) => ({ key: digestOf(hit.key), windowMs: hit.windowSec * 1000, limit: hit.limit }));
       const nowMs = now.getTime();
-      let states: CounterState[];
+      let states: CounterState[] | null = null;
       if (this.#dialect.hitCounters !== undefined) states = await this.#dialect.hitCounters(this.#db, this.#table, counters, nowMs);
-      else {
+      else states = statesOf(await runInOneTrip(this.#db, this.#dialect.oneTripHits?.(this.#table, counters, nowMs)), counters.length);
+      if (states === null) {
         states = [];
         for (const counter of counters) {
           const state = await this.#dialect.hitCounter(this.#db, this.#table, counter.key, nowMs, counter.windowMs);
@@ -115,4 +118,19 @@ export class KyselyRateLimitStore<DB = unknown> implements RateLimitStore {
 /** The stored form of a counter key: SHA-256, base64url (no client IP or username at rest). */
 function digestOf(key: string): string {
   return createHash('sha256').update(key).digest('base64url');
+}
+
+/** The one row of MariaDB's compound hits (`c<i>`, `r<i>`, null past the last hit made) as counter states. */
+function statesOf(rows: unknown[] | null, hits: number): CounterState[] | null {
+  if (rows === null) return null;
+  const row = rows[0] as Record<string, number | string | null> | undefined;
+  if (row === undefined) throw new Error('rate limit hitMany answered no row');
+  const states: CounterState[] = [];
+  for (let index = 0; index < hits; index += 1) {
+    const count = row[`c${index}`];
+    const resetAt = row[`r${index}`];
+    if (count === null || count === undefined || resetAt === null || resetAt === undefined) break;
+    states.push({ count: Number(count), resetAtMs: Number(resetAt) });
+  }
+  return states;
 }

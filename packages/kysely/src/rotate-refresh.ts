@@ -53,7 +53,7 @@ export async function rotateRefresh(ctx: StoreContext, input: RotateRefreshInput
  */
 async function swapOnce(ctx: StoreContext, values: RotateValues): Promise<SessionRecord | null | 'no_swap'> {
   const update = ctx.queries.rotate.bind(values);
-  const rows = await runInOneTrip(ctx, ctx.dialect.oneTripRotate?.(update, ctx.queries.findById.bind({ id: values.id })));
+  const rows = await runInOneTrip(ctx.db, ctx.dialect.oneTripRotate?.(update, ctx.queries.findById.bind({ id: values.id })));
   if (rows === null) return afterSwap(ctx, ctx.db, await ctx.db.executeQuery(update), values);
   const row = rows[0] as SessionRow | undefined;
   return row === undefined ? 'no_swap' : swappedRecord(row, values);

@@ -55,6 +55,12 @@ export interface SqlDialect {
    * `hitCounter` per hit, in order.
    */
   hitCounters?(db: Kysely<RateLimitDb>, table: string, hits: readonly CounterHit[], nowMs: number): Promise<CounterState[]>;
+  /**
+   * The same as one compound statement (MariaDB), answering one row `c<i>`, `r<i>` (count and
+   * window end of hit i, null for a hit not made). Refused as a syntax error (MySQL): one
+   * `hitCounter` per hit.
+   */
+  oneTripHits?(table: string, hits: readonly CounterHit[], nowMs: number): CompiledQuery;
   /** Migration: how the session id column is declared (PostgreSQL pins a byte-order collation). */
   idColumn(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
   /** Migration: table options appended to CREATE TABLE (MySQL: InnoDB, utf8mb4, binary collation). */

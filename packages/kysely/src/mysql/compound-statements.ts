@@ -1,4 +1,5 @@
 import { CompiledQuery } from 'kysely';
+import type { CounterHit } from '../dialect/sql-dialect.js';
 import type { TableNames } from '../schema.js';
 import type { SessionInsert } from '../session-row.js';
 
@@ -54,4 +55,38 @@ export function oneTripRotateMariaDb(update: CompiledQuery, read: CompiledQuery)
     ${read.sql};
   end if;
 end`, [...update.parameters, ...read.parameters]);
+}
+
+/**
+ * Several rate-limit hits on MariaDB as one round trip: in one compound statement and one READ
+ * COMMITTED transaction, per counter the upsert (which locks its row to COMMIT) and the read of
+ * what it wrote, leaving the block after the first count above its limit; then one row with the
+ * count and window end of each counter (null for the hits not made).
+ */
+export function oneTripHitsMariaDb(table: string, hits: readonly CounterHit[], nowMs: number): CompiledQuery {
+  const t = identifier(table);
+  const parameters: unknown[] = [];
+  const steps = hits.map((hit, index) => {
+    const resetAtMs = nowMs + hit.windowMs;
+    parameters.push(hit.key, resetAtMs, nowMs, nowMs, resetAtMs, hit.key, hit.limit);
+    return `insert into ${t} (counter_key, count, reset_at) values (?, 1, ?)
+      on duplicate key update count = if(reset_at <= ?, 1, count + 1), reset_at = if(reset_at <= ?, ?, reset_at);
+    select count, reset_at into c${index}, r${index} from ${t} where counter_key = ?;
+    if c${index} > ? then leave hits; end if;`;
+  });
+  const variables = hits.map((_, index) => `c${index}, r${index}`).join(', ');
+  return CompiledQuery.raw(
+    `begin not atomic
+  declare ${variables} bigint default null;
+  declare exit handler for sqlexception begin rollback; resignal; end;
+  set transaction isolation level read committed;
+  start transaction;
+  hits: begin
+    ${steps.join('\n    ')}
+  end hits;
+  commit;
+  select ${hits.map((_, index) => `c${index} as c${index}, r${index} as r${index}`).join(', ')};
+end`,
+    parameters,
+  );
 }

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { RateLimitDb } from '../schema.js';
 import type { CounterState, SqlDialect } from '../dialect/sql-dialect.js';
-import { oneTripCreateMariaDb, oneTripRotateMariaDb } from './compound-statements.js';
+import { oneTripCreateMariaDb, oneTripHitsMariaDb, oneTripRotateMariaDb } from './compound-statements.js';
 
 /**
  * Binary collations without trailing-space padding, best first: ids, jtis and
@@ -31,6 +31,7 @@ export const mysqlDialect: SqlDialect = {
 
   oneTripCreate: oneTripCreateMariaDb,
   oneTripRotate: oneTripRotateMariaDb,
+  oneTripHits: oneTripHitsMariaDb,
 
   // No RETURNING on upserts. One statement all the same: the upsert hands the new count and
   // window end back through LAST_INSERT_ID(expr), which the OK packet carries (the classic
