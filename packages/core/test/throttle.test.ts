@@ -131,9 +131,16 @@ describe('throttleAll (several budgets, one round trip with hitMany)', () => {
 
   it('fails closed (503) on a hitMany answer that does not stop at a refusal or misses hits', async () => {
     const answers = [
-      [{ count: 9, resetAt: at(60) }, { count: 1, resetAt: at(60) }],
+      [
+        { count: 9, resetAt: at(60) },
+        { count: 1, resetAt: at(60) },
+      ],
       [{ count: 1, resetAt: at(60) }],
-      [{ count: Number.NaN, resetAt: at(60) }, { count: 1, resetAt: at(60) }, { count: 1, resetAt: at(60) }],
+      [
+        { count: Number.NaN, resetAt: at(60) },
+        { count: 1, resetAt: at(60) },
+        { count: 1, resetAt: at(60) },
+      ],
     ];
     for (const answer of answers) {
       const store: RateLimitStore = { hit: () => Promise.reject(new Error('unused')), hitMany: async () => answer };

@@ -47,12 +47,16 @@ export async function createSession(
   const userKeys = [keys.session(userId, id), keys.activeIndex(userId), keys.allIndex(userId)];
   let reply: unknown;
   if (client.isCluster !== true) {
-    reply = await runWriteScript(ctx, 'createSession', SCRIPTS.createSessionOneTrip, [keys.owner(id), ...userKeys, keys.allSessions], [userId, ttlMs, ...createArgs]).catch(
-      (error: unknown) => {
-        if (error instanceof Error && error.message.startsWith('SESSAUTH_OWNER')) throw idInUse();
-        throw error;
-      },
-    );
+    reply = await runWriteScript(
+      ctx,
+      'createSession',
+      SCRIPTS.createSessionOneTrip,
+      [keys.owner(id), ...userKeys, keys.allSessions],
+      [userId, ttlMs, ...createArgs],
+    ).catch((error: unknown) => {
+      if (error instanceof Error && error.message.startsWith('SESSAUTH_OWNER')) throw idInUse();
+      throw error;
+    });
     ctx.owners.set(id, userId);
   } else {
     const owner = await runWriteScript(ctx, 'createSession', SCRIPTS.claimOwner, [keys.owner(id)], [userId, ttlMs]);

@@ -169,7 +169,9 @@ for (const [name, open] of Object.entries(CELLS)) {
     it('a login with the network and account budgets on takes two round trips before the password and one after', async (context) => {
       if (cell === null) return context.skip();
       const { trips } = await tripsOf(allBudgets, '/login/', () => ({ username: 'alice', password: PASSWORD }));
-      console.info(`[round trips] ${name} login (address+network+account budgets): ${tripsAtVerify} before the password + ${trips - tripsAtVerify} after`);
+      console.info(
+        `[round trips] ${name} login (address+network+account budgets): ${tripsAtVerify} before the password + ${trips - tripsAtVerify} after`,
+      );
       expect(tripsAtVerify).toBeLessThanOrEqual(2);
       expect(trips - tripsAtVerify).toBeLessThanOrEqual(1);
     });

@@ -35,7 +35,12 @@ async function login<U>(engine: Engine<U>, request: SessauthRequest): Promise<Se
     const body = await early.catch(() => null);
     return body === null || !validRemember(body) ? [] : accountBudget(engine, body.username);
   };
-  const { clientIp } = await checkTokenEndpointRequest(engine, request, 'login', engine.options.loginAccountThrottle === null ? undefined : accountBudgets);
+  const { clientIp } = await checkTokenEndpointRequest(
+    engine,
+    request,
+    'login',
+    engine.options.loginAccountThrottle === null ? undefined : accountBudgets,
+  );
   const body = await (early ?? readJsonObject(request, engine.options.maxBodyBytes));
   // Every check of the request before the password: a refusal after it would tell a
   // caller whether the password was right without leaving a session behind.

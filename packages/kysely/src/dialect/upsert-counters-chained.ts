@@ -9,7 +9,12 @@ import type { CounterHit, CounterState } from './sql-dialect.js';
  * within its limit: the hits stop at the first refusal, and the statement is atomic on its own.
  * The counters of one call must be distinct (one statement cannot change a row twice).
  */
-export async function upsertCountersChained(db: Kysely<RateLimitDb>, table: string, hits: readonly CounterHit[], nowMs: number): Promise<CounterState[]> {
+export async function upsertCountersChained(
+  db: Kysely<RateLimitDb>,
+  table: string,
+  hits: readonly CounterHit[],
+  nowMs: number,
+): Promise<CounterState[]> {
   const t = sql.table(table);
   const ref = (column: string) => sql.ref(`${table}.${column}`);
   const steps: RawBuilder<unknown>[] = hits.map((hit, index) => {

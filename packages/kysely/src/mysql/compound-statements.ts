@@ -49,12 +49,15 @@ function identifier(name: string): string {
  * result set means no swap.
  */
 export function oneTripRotateMariaDb(update: CompiledQuery, read: CompiledQuery): CompiledQuery {
-  return CompiledQuery.raw(`begin not atomic
+  return CompiledQuery.raw(
+    `begin not atomic
   ${update.sql};
   if row_count() = 1 then
     ${read.sql};
   end if;
-end`, [...update.parameters, ...read.parameters]);
+end`,
+    [...update.parameters, ...read.parameters],
+  );
 }
 
 /**

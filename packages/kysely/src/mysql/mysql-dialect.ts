@@ -37,7 +37,8 @@ export const mysqlDialect: SqlDialect = {
   // window end back through LAST_INSERT_ID(expr), which the OK packet carries (the classic
   // MySQL counter). A fresh row sets no id (0): count 1, a new window. Assignments run left to
   // right, so `count` is decided before `reset_at` changes.
-  hitCounter: (db, table, key, nowMs, windowMs) => (windowMs < PACKED_WINDOW_LIMIT_MS ? hitInOneStatement : hitWithReadBack)(db, table, key, nowMs, windowMs),
+  hitCounter: (db, table, key, nowMs, windowMs) =>
+    (windowMs < PACKED_WINDOW_LIMIT_MS ? hitInOneStatement : hitWithReadBack)(db, table, key, nowMs, windowMs),
 
   idColumn: (column) => column,
 
@@ -60,7 +61,9 @@ async function hitInOneStatement(db: Kysely<RateLimitDb>, table: string, key: st
     on duplicate key update
       count = if(reset_at <= ${nowMs}, 1, count + 1),
       reset_at = if(reset_at <= ${nowMs}, ${resetAtMs}, reset_at)
-        + 0 * last_insert_id(least(if(reset_at <= ${nowMs}, ${resetAtMs}, reset_at) - ${nowMs}, ${PACKED_WINDOW_LIMIT_MS - 1}) * ${COUNT_BITS} + least(count, ${COUNT_BITS - 1}))`.execute(db);
+        + 0 * last_insert_id(least(if(reset_at <= ${nowMs}, ${resetAtMs}, reset_at) - ${nowMs}, ${PACKED_WINDOW_LIMIT_MS - 1}) * ${COUNT_BITS} + least(count, ${COUNT_BITS - 1}))`.execute(
+    db,
+  );
   const packed = Number(result.insertId ?? 0n);
   if (packed === 0) return { count: 1, resetAtMs };
   // A window end stored by a longer window of an earlier configuration reads as at most ~74 h away.

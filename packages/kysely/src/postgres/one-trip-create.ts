@@ -24,7 +24,9 @@ export function oneTripCreatePostgres(names: TableNames, row: SessionInsert, max
   const now = literal(row.created_at);
   const columns = Object.keys(row) as (keyof SessionInsert)[];
   const values = columns.map((column) =>
-    column === 'expired_at' ? `case when exists (select 1 from evicted where id = ${id}) then ${now} else ${literal(row.expired_at)} end` : literal(row[column]),
+    column === 'expired_at'
+      ? `case when exists (select 1 from evicted where id = ${id}) then ${now} else ${literal(row.expired_at)} end`
+      : literal(row[column]),
   );
   return CompiledQuery.raw(`select pg_advisory_xact_lock(hashtextextended(${literal(`${names.session}:${row.user_id}`)}, 0));
 with active as (
