@@ -10,8 +10,8 @@ import type { StoreContext } from './store-context.js';
  * sessions beyond the cap and insert the new one. The lock (advisory on
  * PostgreSQL, a lock row on MySQL, the write lock on SQLite) also covers a user
  * with no rows yet, so concurrent logins can never leave more than the cap active.
- * PostgreSQL and MariaDB send the whole transaction in one round trip; MySQL and
- * SQLite (in process) run it statement by statement.
+ * MariaDB sends the whole transaction in one round trip (a compound statement);
+ * PostgreSQL, MySQL and SQLite (in process) run it statement by statement.
  */
 export async function createSession(ctx: StoreContext, input: CreateSessionInput): Promise<SessionRecord> {
   const row = toInsertRow(input.session);
@@ -36,11 +36,8 @@ export async function createSession(ctx: StoreContext, input: CreateSessionInput
 }
 
 /**
- * The record after the one-trip form (PostgreSQL, MariaDB: their `one-trip-create.ts` and
- * `compound-statements.ts` say how it stays atomic), from the newcomer's `expired_at` it answers.
- * A pool that hands kysely the raw array of a multi-statement answer (a host's own `pg` pool, not
- * wrapped by `guardPostgresPool`) leaves the rows empty: the row has committed all the same, and
- * one read tells whether the newcomer was stored revoked.
+ * The record after the one-trip form (MariaDB: `mysql/compound-statements.ts` says how it
+ * stays atomic), from the newcomer's `expired_at` it answers (read back if it answered none).
  */
 async function createdInOneTrip(ctx: StoreContext, row: SessionInsert, rows: unknown[]): Promise<SessionRecord> {
   const answer =

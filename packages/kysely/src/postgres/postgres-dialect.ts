@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { SqlDialect } from '../dialect/sql-dialect.js';
 import { upsertCounterReturning } from '../dialect/upsert-counter-returning.js';
-import { oneTripCreatePostgres } from './one-trip-create.js';
 import { upsertCountersChained } from '../dialect/upsert-counters-chained.js';
 
 /** PostgreSQL through kysely's PostgresDialect (`pg`). */
@@ -20,8 +19,6 @@ export const postgresDialect: SqlDialect = {
   async lockUser(trx, names, userId) {
     await sql`select pg_advisory_xact_lock(hashtextextended(${`${names.session}:${userId}`}, 0))`.execute(trx);
   },
-
-  oneTripCreate: oneTripCreatePostgres,
 
   hitCounter: upsertCounterReturning,
   hitCounters: upsertCountersChained,

@@ -64,10 +64,7 @@ function boundClient(client: PgClientLike, timeoutMs: number): PostgresPoolClien
     const result = (client.query as (...a: unknown[]) => unknown)(...args);
     // A cursor (or another submittable) is returned as is: its reads are the caller's.
     if (!isThenable(result)) return result;
-    // Several statements in one simple query answer an array of results: kysely reads the
-    // rows of the last one (the store's one-trip login write answers there).
-    const answered = Promise.resolve(result).then((value) => (Array.isArray(value) ? value[value.length - 1] : value));
-    return withinDeadline(answered, timeoutMs, 'a PostgreSQL statement', () => {
+    return withinDeadline(result, timeoutMs, 'a PostgreSQL statement', () => {
       // With a statement in flight, `end()` destroys the socket at once.
       client.end().catch(() => undefined);
     });
