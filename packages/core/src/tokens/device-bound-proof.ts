@@ -1,5 +1,6 @@
 import { calculateJwkThumbprint, compactVerify, decodeProtectedHeader, importJWK, type JWK } from 'jose';
 import { DeviceBoundProofError } from '../errors/device-bound-error.js';
+import { publicProofKey } from './proof-key.js';
 
 /**
  * The signature algorithms a DBSC proof may use (W3C DBSC draft, "DBSC Proof JWT Syntax": RS256,
@@ -10,8 +11,6 @@ export const DEVICE_BOUND_ALGORITHMS = ['ES256', 'RS256'] as const;
 const MAX_PROOF_LENGTH = 8192;
 const MAX_CLAIM_LENGTH = 512;
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
-const MIN_RSA_BITS = 2048;
-const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
 
 /** A proof whose signature held. */
 export interface VerifiedDeviceBoundProof {
@@ -44,7 +43,8 @@ export async function verifyDeviceBoundProof(proof: string, key: JWK | undefined
   if (alg !== 'ES256' && alg !== 'RS256') throw new DeviceBoundProofError('alg');
   if (header.crit !== undefined) throw new DeviceBoundProofError('crit');
   const candidate = key ?? header.jwk ?? unverifiedPayloadKey(proof);
-  const publicJwk = publicKeyOf(candidate, alg);
+  const publicJwk = publicProofKey(candidate, alg);
+  if (typeof publicJwk === 'string') throw new DeviceBoundProofError(publicJwk);
   let payload: unknown;
   try {
     const verified = await compactVerify(proof, await importJWK(publicJwk, alg), { algorithms: [alg] });
@@ -69,32 +69,4 @@ function unverifiedPayloadKey(proof: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** `jwk` as a public key of `alg`'s type, reduced to its public members; or a refusal. */
-function publicKeyOf(jwk: unknown, alg: 'ES256' | 'RS256'): JWK {
-  if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) throw new DeviceBoundProofError('jwk');
-  const key = jwk as JWK;
-  if (PRIVATE_MEMBERS.some((member) => member in key)) throw new DeviceBoundProofError('private_jwk');
-  if (alg === 'ES256') {
-    if (key.kty !== 'EC' || key.crv !== 'P-256' || typeof key.x !== 'string' || typeof key.y !== 'string') throw new DeviceBoundProofError('jwk');
-    return { kty: 'EC', crv: 'P-256', x: key.x, y: key.y };
-  }
-  if (key.kty !== 'RSA' || typeof key.n !== 'string' || typeof key.e !== 'string') throw new DeviceBoundProofError('jwk');
-  if (rsaModulusBits(key.n) < MIN_RSA_BITS) throw new DeviceBoundProofError('weak_key');
-  return { kty: 'RSA', n: key.n, e: key.e };
-}
-
-function rsaModulusBits(n: string): number {
-  if (n.length > 2048 || !/^[A-Za-z0-9_-]+$/.test(n)) return 0;
-  let bytes: string;
-  try {
-    bytes = atob(n.replace(/-/g, '+').replace(/_/g, '/'));
-  } catch {
-    return 0;
-  }
-  let start = 0;
-  while (start < bytes.length && bytes.charCodeAt(start) === 0) start += 1;
-  if (start === bytes.length) return 0;
-  return (bytes.length - start - 1) * 8 + (32 - Math.clz32(bytes.charCodeAt(start)));
 }

@@ -1,5 +1,6 @@
-import { calculateJwkThumbprint, decodeProtectedHeader, importJWK, type JWK, jwtVerify } from 'jose';
+import { calculateJwkThumbprint, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { DPOP_ALGORITHMS, DpopProofError } from '../errors/dpop-error.js';
+import { publicProofKey } from './proof-key.js';
 
 /**
  * How far a proof's `iat` may be from our clock, each way (RFC 9449 s11.1: a short window, with
@@ -14,9 +15,6 @@ export const DPOP_JTI_LIFETIME_SECONDS = 2 * DPOP_IAT_WINDOW_SECONDS + 1;
 const MAX_PROOF_LENGTH = 8192;
 const MAX_JTI_LENGTH = 256;
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
-const MIN_RSA_BITS = 2048;
-// Every private member a JWK can carry (RFC 7518 s6): a proof naming one is a leaked key, or a trick.
-const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
 const ALLOWED: ReadonlySet<string> = new Set(DPOP_ALGORITHMS);
 
 /** What the request says the proof must match. */
@@ -54,7 +52,8 @@ export async function verifyDpopProof(proof: string, expected: DpopExpectation):
   if (header.typ !== 'dpop+jwt') throw new DpopProofError('typ');
   const { alg, jwk } = header;
   if (typeof alg !== 'string' || !ALLOWED.has(alg)) throw new DpopProofError('alg');
-  const publicJwk = publicKeyOf(jwk, alg);
+  const publicJwk = publicProofKey(jwk, alg);
+  if (typeof publicJwk === 'string') throw new DpopProofError(publicJwk);
   let payload: Record<string, unknown>;
   try {
     const key = await importJWK(publicJwk, alg);
@@ -71,31 +70,6 @@ export async function verifyDpopProof(proof: string, expected: DpopExpectation):
     throw new DpopProofError('ath');
   }
   return { jkt: await calculateJwkThumbprint(publicJwk, 'sha256'), jti };
-}
-
-/** The header's `jwk` as a public key of `alg`'s type, or a refusal. */
-function publicKeyOf(jwk: unknown, alg: string): JWK {
-  if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) throw new DpopProofError('jwk');
-  const key = jwk as JWK;
-  if (PRIVATE_MEMBERS.some((member) => member in key)) throw new DpopProofError('private_jwk');
-  const kty = alg === 'EdDSA' ? 'OKP' : alg === 'ES256' ? 'EC' : 'RSA';
-  if (key.kty !== kty) throw new DpopProofError('jwk');
-  if (kty === 'RSA' && rsaModulusBits(key.n) < MIN_RSA_BITS) throw new DpopProofError('weak_key');
-  return key;
-}
-
-function rsaModulusBits(n: unknown): number {
-  if (typeof n !== 'string' || n.length > 2048 || !/^[A-Za-z0-9_-]+$/.test(n)) return 0;
-  let bytes: string;
-  try {
-    bytes = atob(n.replace(/-/g, '+').replace(/_/g, '/'));
-  } catch {
-    return 0;
-  }
-  let start = 0;
-  while (start < bytes.length && bytes.charCodeAt(start) === 0) start += 1;
-  if (start === bytes.length) return 0;
-  return (bytes.length - start - 1) * 8 + (32 - Math.clz32(bytes.charCodeAt(start)));
 }
 
 /**
