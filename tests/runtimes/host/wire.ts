@@ -1,5 +1,6 @@
 /**
  * The JSON both sides of the runtime harness speak: Dates travel tagged (`{"$date": iso}`),
+ * Maps as their entries (`{"$map": [[key, value], ...]}`, the store's `listActivity` answers one),
  * failures as `{"error": {"name", "message"}}` so a `StoreUnavailableError` thrown on one
  * side is rethrown as one on the other (the engine's 503 rule depends on the class).
  */
@@ -13,6 +14,7 @@ export function encodeWire(value: unknown): string {
   return JSON.stringify(value, function (this: Record<string, unknown>, key, converted: unknown) {
     const original = this[key];
     if (original instanceof Date) return { $date: original.toISOString() };
+    if (original instanceof Map) return { $map: [...original.entries()] };
     return converted;
   });
 }
@@ -21,6 +23,9 @@ export function decodeWire(text: string): unknown {
   return JSON.parse(text, (_key, value: unknown) => {
     if (typeof value === 'object' && value !== null && typeof (value as { $date?: unknown }).$date === 'string') {
       return new Date((value as { $date: string }).$date);
+    }
+    if (typeof value === 'object' && value !== null && Array.isArray((value as { $map?: unknown }).$map)) {
+      return new Map((value as { $map: [unknown, unknown][] }).$map);
     }
     return value;
   });
