@@ -1,4 +1,4 @@
-import type { RateLimitHit, RateLimitStore } from '../store/store-port.js';
+import type { RateLimitStore } from '../store/store-port.js';
 
 interface Window {
   count: number;
@@ -38,10 +38,6 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   hit(key: string, windowSec: number, now: Date): Promise<{ count: number; resetAt: Date }> {
-    return Promise.resolve(this.#count(key, windowSec, now));
-  }
-
-  #count(key: string, windowSec: number, now: Date): { count: number; resetAt: Date } {
     const nowMs = now.getTime();
     this.#sweep(nowMs);
     let window = this.#windows.get(key);
@@ -52,18 +48,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
       this.#evictOverflow();
     }
     window.count += 1;
-    return { count: window.count, resetAt: new Date(window.resetAtMs) };
-  }
-
-  /** The hits in order, stopping after the first one past its limit; synchronous, so one step. */
-  async hitMany(hits: readonly RateLimitHit[], now: Date): Promise<Array<{ count: number; resetAt: Date }>> {
-    const results: Array<{ count: number; resetAt: Date }> = [];
-    for (const { key, windowSec, limit } of hits) {
-      const result = this.#count(key, windowSec, now);
-      results.push(result);
-      if (result.count > limit) break;
-    }
-    return results;
+    return Promise.resolve({ count: window.count, resetAt: new Date(window.resetAtMs) });
   }
 
   /** Drops ended windows, at most once a second of store time (amortised O(1) per hit). */
