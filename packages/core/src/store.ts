@@ -18,6 +18,7 @@ export type {
 } from './store/store-port.js';
 export type { ActivityEntry, ActivityKind, ActivityQuery, AppendActivityInput } from './store/activity-port.js';
 export { type ActivityTableRow, activityEntryFromRow, addToHistories } from './store/activity-rows.js';
+export { type SecurityEventTableRow, securityEventFromRow } from './store/security-event-rows.js';
 export type {
   SecurityEventOutbox,
   SecurityEventRecord,

@@ -1,6 +1,6 @@
-import type { NewSecurityEvent, SecurityEventOutcome, SecurityEventRecord, SecurityEventState } from '@sessauth/core/store';
-import type { Kysely, Selectable } from 'kysely';
-import type { SecurityEventDb, SessauthSecurityEventTable } from './schema.js';
+import { type NewSecurityEvent, type SecurityEventOutcome, type SecurityEventRecord, securityEventFromRow } from '@sessauth/core/store';
+import type { Kysely } from 'kysely';
+import type { SecurityEventDb } from './schema.js';
 import type { StoreContext } from './store-context.js';
 
 /*
@@ -74,7 +74,7 @@ export async function claimSecurityEvents(ctx: StoreContext, now: Date, leaseUnt
       .executeTakeFirst();
     // The lease is always later than the due time read (it is after `now`), so even MySQL,
     // which counts changed rows only, counts a won swap.
-    if (Number(result.numUpdatedRows) > 0) claimed.push(toRecord(row, leaseUntil));
+    if (Number(result.numUpdatedRows) > 0) claimed.push(securityEventFromRow(row, leaseUntil));
   }
   return claimed;
 }
@@ -91,20 +91,4 @@ export async function settleSecurityEvent(ctx: StoreContext, id: string, outcome
       ? { state: 'ready', attempts: outcome.attempts, next_attempt_at: outcome.nextAttemptAt.getTime(), last_error: outcome.error.slice(0, 255) }
       : { state: 'dead', attempts: outcome.attempts, last_error: outcome.error.slice(0, 255) };
   await db.updateTable(t).set(changes).where('id', '=', id).execute();
-}
-
-function toRecord(row: Selectable<SessauthSecurityEventTable>, leaseUntil: Date): SecurityEventRecord {
-  return {
-    id: row.id,
-    batchId: row.batch_id,
-    streamId: row.stream_id,
-    token: row.token,
-    userId: row.user_id,
-    sessionId: row.session_id,
-    state: row.state as SecurityEventState,
-    attempts: Number(row.attempts),
-    nextAttemptAt: new Date(leaseUntil.getTime()),
-    createdAt: new Date(Number(row.created_at)),
-    lastError: row.last_error,
-  };
 }

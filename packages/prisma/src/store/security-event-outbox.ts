@@ -1,4 +1,4 @@
-import type { NewSecurityEvent, SecurityEventOutcome, SecurityEventRecord, SecurityEventState } from '@sessauth/core/store';
+import { type NewSecurityEvent, type SecurityEventOutcome, type SecurityEventRecord, securityEventFromRow } from '@sessauth/core/store';
 import type { ClientContext } from './store-context.js';
 
 /*
@@ -108,7 +108,7 @@ export async function claimSecurityEvents(ctx: ClientContext, now: Date, leaseUn
     );
     // The lease is later than the due time read (it is after `now`), so even an engine that
     // counts changed rows only counts a won swap.
-    if (swapped > 0) claimed.push(toRecord(row, leaseUntil));
+    if (swapped > 0) claimed.push(securityEventFromRow(row, leaseUntil));
   }
   return claimed;
 }
@@ -138,20 +138,4 @@ export async function settleSecurityEvent(ctx: ClientContext, id: string, outcom
     error,
     id,
   );
-}
-
-function toRecord(row: RawRow, leaseUntil: Date): SecurityEventRecord {
-  return {
-    id: row.id,
-    batchId: row.batch_id,
-    streamId: row.stream_id,
-    token: row.token,
-    userId: row.user_id,
-    sessionId: row.session_id,
-    state: row.state as SecurityEventState,
-    attempts: Number(row.attempts),
-    nextAttemptAt: new Date(leaseUntil.getTime()),
-    createdAt: new Date(Number(row.created_at)),
-    lastError: row.last_error,
-  };
 }
