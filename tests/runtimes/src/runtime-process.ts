@@ -21,13 +21,22 @@ export function startRuntimeProcess(
   ready = /SESSAUTH_CONTROL (\S+)/,
 ): Promise<RuntimeProcess> {
   const [file, ...args] = command as [string, ...string[]];
-  const child = spawn(file, args, { env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // A process group of its own: the npm packages' launchers (Deno's is a Node script) start the
+  // runtime as a child of theirs, and a signal to the launcher alone left the runtime running.
+  const child = spawn(file, args, { env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {
+      // The group has already gone.
+    }
+  };
   return new Promise((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => fail(new Error(`${file} printed no ${ready} in 30 s: ${seen}`)), 30_000);
     const fail = (error: Error) => {
       clearTimeout(timer);
-      child.kill('SIGKILL');
+      signalGroup('SIGKILL');
       reject(error);
     };
     child.once('exit', (code) => fail(new Error(`${file} exited with ${code}: ${seen}`)));
@@ -42,9 +51,15 @@ export function startRuntimeProcess(
         controlUrl: url,
         close: () =>
           new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
+            if (child.exitCode !== null) {
+              signalGroup('SIGKILL');
+              return done();
+            }
+            child.once('exit', () => {
+              signalGroup('SIGKILL');
+              done();
+            });
+            signalGroup('SIGTERM');
           }),
       });
     });
