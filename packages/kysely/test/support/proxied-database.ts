@@ -82,10 +82,12 @@ export const PROXIED_TARGETS: readonly ProxiedTarget[] = [
 
 /**
  * Waits until a statement of one of the proxy's connections is blocked on a lock
- * (the server sees the proxy's upstream ports as its clients' ports).
+ * (the server sees the proxy's upstream ports as its clients' ports): true then,
+ * false if the call settled first (its deadline can end the wait on a loaded machine).
  */
-export async function untilWaitingOnLock(database: ProxiedDatabase, engine: 'postgres' | 'mysql'): Promise<void> {
+export async function untilWaitingOnLock(database: ProxiedDatabase, engine: 'postgres' | 'mysql', settled: () => boolean): Promise<boolean> {
   for (;;) {
+    if (settled()) return false;
     const ports = database.proxy.connections().map((c) => c.upstreamPort ?? -1);
     const { rows } =
       engine === 'postgres'
@@ -94,7 +96,7 @@ export async function untilWaitingOnLock(database: ProxiedDatabase, engine: 'pos
         : await sql<{ n: number }>`select count(*) as n from information_schema.innodb_trx t
             join information_schema.processlist p on p.id = t.trx_mysql_thread_id
             where t.trx_state = 'LOCK WAIT' and p.host in (${sql.join(ports.map((port) => `127.0.0.1:${port}`))})`.execute(database.direct);
-    if (Number(rows[0]?.n ?? 0) > 0) return;
+    if (Number(rows[0]?.n ?? 0) > 0) return true;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
