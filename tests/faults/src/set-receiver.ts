@@ -209,6 +209,10 @@ export async function startSetReceiver(options: SetReceiverOptions): Promise<Set
     try {
       set = await check(body);
     } catch (error) {
+      // The transmitter's keys could not be fetched (its server not listening yet, as when a restarted
+      // transmitter pushes what a crash left before its HTTP server is up): the receiver's own
+      // temporary failure, not an invalid SET, so 503 and the transmitter retries (RFC 8935 s2.3).
+      if (error instanceof TypeError && error.message === 'fetch failed') return answer(503);
       const refused = error instanceof Refused ? error : new Refused('invalid_request', String(error));
       violations.push(`${refused.err}: ${refused.message}`);
       return answer(400, { err: refused.err, description: refused.message });
