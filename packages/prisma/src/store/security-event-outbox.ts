@@ -1,4 +1,10 @@
-import { type NewSecurityEvent, type SecurityEventOutcome, type SecurityEventRecord, securityEventFromRow } from '@sessauth/core/store';
+import {
+  type NewSecurityEvent,
+  type SecurityEventOutcome,
+  type SecurityEventRecord,
+  type SecurityEventTableRow,
+  securityEventFromRow,
+} from '@sessauth/core/store';
 import type { ClientContext } from './store-context.js';
 
 /*
@@ -28,18 +34,9 @@ const COLUMNS = [
 /** The column's bound (varchar(255)): the reason is the receiver's, of any length. */
 const ERROR_LENGTH = 255;
 
-interface RawRow {
-  id: string;
-  batch_id: string;
-  stream_id: string;
-  token: string;
-  user_id: string | null;
-  session_id: string | null;
-  state: string;
-  attempts: unknown;
+/** The core's outbox row, with the column the core's mapping replaces by the lease end. */
+interface RawRow extends SecurityEventTableRow {
   next_attempt_at: unknown;
-  created_at: unknown;
-  last_error: string | null;
 }
 
 /** `count` placeholders from `start` (1-based), comma-separated. */
