@@ -15,6 +15,7 @@ export type {
   AdminSessionQuery,
   AdminSessionPage,
   RateLimitStore,
+  RateLimitHit,
 } from './store/store-port.js';
 export type { ActivityEntry, ActivityKind, ActivityQuery, AppendActivityInput } from './store/activity-port.js';
 export { type ActivityTableRow, activityEntryFromRow, addToHistories } from './store/activity-rows.js';
@@ -29,5 +30,6 @@ export type {
 export { encodeAdminCursor, decodeAdminCursor } from './store/admin-cursor.js';
 export { isActive } from './sessions/session-state.js';
 export { settleWithin } from './time/settle-within.js';
+export { hitInOrder } from './rate-limit/hit-in-order.js';
 export { parseStoredAmr, parseStoredLocation } from './store/stored-columns.js';
 export { type SessionModelRow, toSessionModelRow, sessionRecordFromModelRow, isActiveModelRow } from './store/session-model-row.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SessauthError } from '../src/errors/sessauth-error.js';
 import type { Logger } from '../src/log/logger.js';
 import { MemoryRateLimitStore } from '../src/rate-limit/memory-rate-limit-store.js';
-import { throttle } from '../src/rate-limit/throttle.js';
+import { throttle, throttleAll } from '../src/rate-limit/throttle.js';
 import type { RateLimitStore } from '../src/store/store-port.js';
 
 const at = (seconds: number): Date => new Date(Date.UTC(2025, 0, 1) + seconds * 1000);
@@ -81,5 +81,72 @@ describe('throttle', () => {
     expect(logger.lines).toHaveLength(1);
     expect(logger.lines[0]!.event).toBe('rate_limiter_failed');
     expect(JSON.stringify(logger.lines)).not.toContain('198.51.100.7');
+  });
+});
+
+describe('throttleAll (several budgets, one round trip with hitMany)', () => {
+  const budgets = (logger: Logger, seconds: number) =>
+    [
+      { scope: 'login', clientKey: '198.51.100.7', rate: FIVE_PER_MINUTE, now: at(seconds), logger },
+      { scope: 'login_network', clientKey: '198.51.100.0/24', rate: { limit: 2, windowSec: 60 }, now: at(seconds), logger },
+      { scope: 'login_account', clientKey: 'acct', rate: FIVE_PER_MINUTE, now: at(seconds), logger },
+    ] as const;
+
+  it('makes one hitMany call and refuses at the first budget past its limit, spending none after it', async () => {
+    const store = new MemoryRateLimitStore();
+    const calls: string[] = [];
+    const counting: RateLimitStore = {
+      hit: (...args) => {
+        calls.push('hit');
+        return store.hit(...args);
+      },
+      hitMany: (...args) => {
+        calls.push('hitMany');
+        return store.hitMany(...args);
+      },
+    };
+    const logger = recordingLogger();
+    await throttleAll(counting, budgets(logger, 0));
+    await throttleAll(counting, budgets(logger, 1));
+    const error = await rejection(throttleAll(counting, budgets(logger, 2)));
+    expect(error.code).toBe('rate_limited');
+    expect(calls).toEqual(['hitMany', 'hitMany', 'hitMany']);
+    // The network budget refused the third: the account's counter saw two hits, not three.
+    expect((await store.hit('throttle:login_account:acct', 60, at(3))).count).toBe(3);
+    expect(logger.lines.map((line) => line.event)).toEqual(['rate_limited']);
+  });
+
+  it('falls back to one hit per budget, in order, on a store without hitMany', async () => {
+    const store = new MemoryRateLimitStore();
+    const keys: string[] = [];
+    const plain: RateLimitStore = {
+      hit: (key, windowSec, now) => {
+        keys.push(key);
+        return store.hit(key, windowSec, now);
+      },
+    };
+    await throttleAll(plain, budgets(recordingLogger(), 0));
+    expect(keys).toEqual(['throttle:login:198.51.100.7', 'throttle:login_network:198.51.100.0/24', 'throttle:login_account:acct']);
+  });
+
+  it('fails closed (503) on a hitMany answer that does not stop at a refusal or misses hits', async () => {
+    const answers = [
+      [
+        { count: 9, resetAt: at(60) },
+        { count: 1, resetAt: at(60) },
+      ],
+      [{ count: 1, resetAt: at(60) }],
+      [
+        { count: Number.NaN, resetAt: at(60) },
+        { count: 1, resetAt: at(60) },
+        { count: 1, resetAt: at(60) },
+      ],
+    ];
+    for (const answer of answers) {
+      const store: RateLimitStore = { hit: () => Promise.reject(new Error('unused')), hitMany: async () => answer };
+      const logger = recordingLogger();
+      expect((await rejection(throttleAll(store, budgets(logger, 0)))).code).toBe('service_unavailable');
+      expect(logger.lines.map((line) => line.event)).toEqual(['rate_limiter_failed']);
+    }
   });
 });

@@ -1,7 +1,8 @@
 import type { SessionRecord } from '@sessauth/core';
 import type { CreateSessionInput } from '@sessauth/core/store';
 import type { ActiveKey } from './session-queries.js';
-import { toInsertRow, toRecord } from './session-row.js';
+import { runInOneTrip } from './one-trip.js';
+import { toInsertRow, toRecord, type SessionInsert } from './session-row.js';
 import type { StoreContext } from './store-context.js';
 
 /**
@@ -9,9 +10,14 @@ import type { StoreContext } from './store-context.js';
  * sessions beyond the cap and insert the new one. The lock (advisory on
  * PostgreSQL, a lock row on MySQL, the write lock on SQLite) also covers a user
  * with no rows yet, so concurrent logins can never leave more than the cap active.
+ * MariaDB sends the whole transaction in one round trip (a compound statement);
+ * PostgreSQL, MySQL and SQLite (in process) run it statement by statement.
  */
 export async function createSession(ctx: StoreContext, input: CreateSessionInput): Promise<SessionRecord> {
   const row = toInsertRow(input.session);
+  const oneTrip = ctx.dialect.oneTripCreate;
+  const answered = await runInOneTrip(ctx.db, oneTrip?.(ctx.names, row, input.maxActiveSessions));
+  if (answered !== null) return createdInOneTrip(ctx, row, answered);
   const now = row.created_at;
   await ctx.dialect.transaction(ctx.db, async (trx) => {
     await ctx.dialect.lockUser(trx, ctx.names, row.user_id);
@@ -26,6 +32,18 @@ export async function createSession(ctx: StoreContext, input: CreateSessionInput
     if (evicted.length !== others.length) row.expired_at = now;
     await trx.insertInto(ctx.names.session).values(row).execute();
   });
+  return toRecord(row);
+}
+
+/**
+ * The record after the one-trip form (MariaDB: `mysql/compound-statements.ts` says how it
+ * stays atomic), from the newcomer's `expired_at` it answers (read back if it answered none).
+ */
+async function createdInOneTrip(ctx: StoreContext, row: SessionInsert, rows: unknown[]): Promise<SessionRecord> {
+  const answer =
+    (rows[0] as { expired_at: number | string | null } | undefined) ?? (await ctx.db.executeQuery(ctx.queries.findById.bind({ id: row.id }))).rows[0];
+  if (answer === undefined) throw new Error('createSession: the new row is missing');
+  row.expired_at = answer.expired_at === null ? null : Number(answer.expired_at);
   return toRecord(row);
 }
 

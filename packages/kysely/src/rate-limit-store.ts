@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { RateLimitStore } from '@sessauth/core';
+import type { RateLimitHit } from '@sessauth/core/store';
 import type { Kysely } from 'kysely';
 import { resolveDialect } from './dialect/resolve-dialect.js';
-import type { DialectName, SqlDialect } from './dialect/sql-dialect.js';
+import type { CounterState, DialectName, SqlDialect } from './dialect/sql-dialect.js';
 import { DEFAULT_RATE_LIMIT_TABLE, tableNames, type RateLimitDb, type TableNames } from './schema.js';
 import { guard, operationTimeout, type GuardPolicy } from './store-guard.js';
 import { verifySchema } from './verify-schema.js';
+import { runInOneTrip } from './one-trip.js';
 
 export interface KyselyRateLimitStoreOptions {
   /** Detected from the Kysely instance's adapter when omitted. */
@@ -44,9 +46,32 @@ export class KyselyRateLimitStore<DB = unknown> implements RateLimitStore {
 
   hit(key: string, windowSec: number, now: Date): Promise<{ count: number; resetAt: Date }> {
     return guard('rate limit hit', this.#policy, async () => {
-      const digest = createHash('sha256').update(key).digest('base64url');
-      const state = await this.#dialect.hitCounter(this.#db, this.#table, digest, now.getTime(), windowSec * 1000);
+      const state = await this.#dialect.hitCounter(this.#db, this.#table, digestOf(key), now.getTime(), windowSec * 1000);
       return { count: state.count, resetAt: new Date(state.resetAtMs) };
+    });
+  }
+
+  /**
+   * The hits in order, stopping after the first past its limit: one statement on PostgreSQL
+   * (chained upserts) and MariaDB (a compound statement), in process on SQLite; one statement
+   * per hit on MySQL (each atomic, in order).
+   */
+  hitMany(hits: readonly RateLimitHit[], now: Date): Promise<Array<{ count: number; resetAt: Date }>> {
+    return guard('rate limit hitMany', this.#policy, async () => {
+      const counters = hits.map((hit) => ({ key: digestOf(hit.key), windowMs: hit.windowSec * 1000, limit: hit.limit }));
+      const nowMs = now.getTime();
+      let states: CounterState[] | null = null;
+      if (this.#dialect.hitCounters !== undefined) states = await this.#dialect.hitCounters(this.#db, this.#table, counters, nowMs);
+      else states = statesOf(await runInOneTrip(this.#db, this.#dialect.oneTripHits?.(this.#table, counters, nowMs)), counters.length);
+      if (states === null) {
+        states = [];
+        for (const counter of counters) {
+          const state = await this.#dialect.hitCounter(this.#db, this.#table, counter.key, nowMs, counter.windowMs);
+          states.push(state);
+          if (state.count > counter.limit) break;
+        }
+      }
+      return states.map((state) => ({ count: state.count, resetAt: new Date(state.resetAtMs) }));
     });
   }
 
@@ -88,4 +113,24 @@ export class KyselyRateLimitStore<DB = unknown> implements RateLimitStore {
       }
     });
   }
+}
+
+/** The stored form of a counter key: SHA-256, base64url (no client IP or username at rest). */
+function digestOf(key: string): string {
+  return createHash('sha256').update(key).digest('base64url');
+}
+
+/** The one row of MariaDB's compound hits (`c<i>`, `r<i>`, null past the last hit made) as counter states. */
+function statesOf(rows: unknown[] | null, hits: number): CounterState[] | null {
+  if (rows === null) return null;
+  const row = rows[0] as Record<string, number | string | null> | undefined;
+  if (row === undefined) throw new Error('rate limit hitMany answered no row');
+  const states: CounterState[] = [];
+  for (let index = 0; index < hits; index += 1) {
+    const count = row[`c${index}`];
+    const resetAt = row[`r${index}`];
+    if (count === null || count === undefined || resetAt === null || resetAt === undefined) break;
+    states.push({ count: Number(count), resetAtMs: Number(resetAt) });
+  }
+  return states;
 }

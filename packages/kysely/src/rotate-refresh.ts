@@ -4,6 +4,7 @@ import type { Kysely, QueryResult } from 'kysely';
 import type { SessionDb } from './schema.js';
 import { isActiveRow, toRecord, type SessionRow } from './session-row.js';
 import { affectedRows, type StoreContext } from './store-context.js';
+import { runInOneTrip } from './one-trip.js';
 
 interface RotateValues {
   readonly id: string;
@@ -34,7 +35,7 @@ export async function rotateRefresh(ctx: StoreContext, input: RotateRefreshInput
     now: input.now.getTime(),
     idleCutoff: input.idleCutoff?.getTime() ?? -1,
   };
-  const swapped = await afterSwap(ctx, ctx.db, await ctx.db.executeQuery(ctx.queries.rotate.bind(values)), values);
+  const swapped = await swapOnce(ctx, values);
   if (swapped !== 'no_swap') return swapped === null ? { status: 'expired' } : { status: 'consumed', session: swapped };
   // Most misses are on sessions that are over already (the other racers of a
   // reuse, a token of a revoked session). Those states never change back, so a
@@ -44,6 +45,18 @@ export async function rotateRefresh(ctx: StoreContext, input: RotateRefreshInput
   const settled = finalOutcome(rows[0], values);
   if (settled !== null) return settled;
   return ctx.dialect.transaction(ctx.db, (trx) => classify(ctx, trx, values));
+}
+
+/**
+ * The conditional UPDATE and, without RETURNING, its read-back: in one round trip where the
+ * dialect has a compound statement for it (MariaDB), else one or two statements.
+ */
+async function swapOnce(ctx: StoreContext, values: RotateValues): Promise<SessionRecord | null | 'no_swap'> {
+  const update = ctx.queries.rotate.bind(values);
+  const rows = await runInOneTrip(ctx.db, ctx.dialect.oneTripRotate?.(update, ctx.queries.findById.bind({ id: values.id })));
+  if (rows === null) return afterSwap(ctx, ctx.db, await ctx.db.executeQuery(update), values);
+  const row = rows[0] as SessionRow | undefined;
+  return row === undefined ? 'no_swap' : swappedRecord(row, values);
 }
 
 /** missing, wrong_user or expired (none of them ever changes back); null for an active session of this user. */
@@ -93,6 +106,11 @@ async function afterSwap(
   const { rows } = await db.executeQuery(ctx.queries.findById.bind({ id: values.id }));
   const row = rows[0];
   if (row === undefined) return null;
+  return swappedRecord(row, values);
+}
+
+/** The row read after the swap, with the swapped fields laid over it (a later change must not show through). */
+function swappedRecord(row: SessionRow, values: RotateValues): SessionRecord {
   return {
     ...toRecord(row),
     refreshJti: values.nextJti,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RateLimitStore } from '@sessauth/core';
+import { hitInOrder, type RateLimitHit } from '@sessauth/core/store';
 import { guard } from './guard.js';
 import { KeyLayout } from './keys.js';
 import type { RedisLike } from './redis-like.js';
@@ -40,13 +41,23 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   hit(key: string, windowSec: number, now: Date): Promise<{ count: number; resetAt: Date }> {
     return guard('rateLimit.hit', this.timeoutMs, async () => {
-      const windowMs = Math.max(1, Math.round(windowSec * 1000));
-      const reply = await runScript(this.client, SCRIPTS.rateLimitHit, [this.keys.counter(digestOf(key))], [windowMs]);
-      if (!Array.isArray(reply)) throw new Error('rateLimit.hit: malformed reply');
-      const count = Number(reply[0]);
-      const remainingMs = Number(reply[1]);
-      if (!Number.isInteger(count) || !Number.isFinite(remainingMs)) throw new Error('rateLimit.hit: malformed reply');
-      return { count, resetAt: new Date(now.getTime() + remainingMs) };
+      const reply = await runScript(this.client, SCRIPTS.rateLimitHit, [this.keys.counter(digestOf(key))], [windowMsOf(windowSec)]);
+      return counterOf(reply, now, 'rateLimit.hit');
+    });
+  }
+
+  /**
+   * The hits in order in one script (one round trip), stopping after the first past its limit.
+   * On a cluster, where the counters live in different slots, one script per key, in order.
+   */
+  hitMany(hits: readonly RateLimitHit[], now: Date): Promise<Array<{ count: number; resetAt: Date }>> {
+    if (this.client.isCluster === true) return hitInOrder(this, hits, now);
+    return guard('rateLimit.hitMany', this.timeoutMs, async () => {
+      const keys = hits.map((hit) => this.keys.counter(digestOf(hit.key)));
+      const args = hits.flatMap((hit) => [windowMsOf(hit.windowSec), hit.limit]);
+      const reply = await runScript(this.client, SCRIPTS.rateLimitHitMany, keys, args);
+      if (!Array.isArray(reply) || reply.length > hits.length) throw new Error('rateLimit.hitMany: malformed reply');
+      return reply.map((entry: unknown) => counterOf(entry, now, 'rateLimit.hitMany'));
     });
   }
 
@@ -64,4 +75,17 @@ export class RedisRateLimitStore implements RateLimitStore {
 /** The stored form of a limiter key: SHA-256, base64url (43 characters). */
 export function digestOf(key: string): string {
   return createHash('sha256').update(key).digest('base64url');
+}
+
+function windowMsOf(windowSec: number): number {
+  return Math.max(1, Math.round(windowSec * 1000));
+}
+
+/** A script's `{ count, ms until reset }` as a counter. */
+function counterOf(reply: unknown, now: Date, operation: string): { count: number; resetAt: Date } {
+  if (!Array.isArray(reply)) throw new Error(`${operation}: malformed reply`);
+  const count = Number(reply[0]);
+  const remainingMs = Number(reply[1]);
+  if (!Number.isInteger(count) || !Number.isFinite(remainingMs)) throw new Error(`${operation}: malformed reply`);
+  return { count, resetAt: new Date(now.getTime() + remainingMs) };
 }

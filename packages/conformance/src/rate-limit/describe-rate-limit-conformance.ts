@@ -77,6 +77,64 @@ export function describeRateLimitConformance(name: string, makeStore: () => Prom
       expect(counts).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     });
 
+    // The optional multi-key hit (`hitMany`): the login's budgets in one round trip.
+    it('hitMany() counts each key as hit() would, in order, when none is refused', async (test) => {
+      const hitMany = store().hitMany;
+      if (hitMany === undefined) return test.skip(`${name}: the store has no hitMany (an optional capability)`);
+      const [a, b, c] = [newKey(), newKey(), newKey()];
+      await store().hit(b, 60, new Date());
+      const now = new Date();
+      const results = await hitMany.call(
+        store(),
+        [
+          { key: a, windowSec: 60, limit: 5 },
+          { key: b, windowSec: 30, limit: 5 },
+          { key: c, windowSec: 10, limit: 5 },
+        ],
+        now,
+      );
+      expect(results.map((result) => result.count)).toEqual([1, 2, 1]);
+      expect(Math.abs((results[0]?.resetAt.getTime() ?? 0) - (now.getTime() + 60_000))).toBeLessThanOrEqual(1000);
+      expect(Math.abs((results[2]?.resetAt.getTime() ?? 0) - (now.getTime() + 10_000))).toBeLessThanOrEqual(1000);
+      // The same counters hit() sees.
+      expect((await store().hit(a, 60, new Date())).count).toBe(2);
+      expect((await store().hit(c, 10, new Date())).count).toBe(2);
+    });
+
+    it('hitMany() stops at the first key past its limit: the keys after it are not counted', async (test) => {
+      const hitMany = store().hitMany;
+      if (hitMany === undefined) return test.skip(`${name}: the store has no hitMany (an optional capability)`);
+      const [a, b, c] = [newKey(), newKey(), newKey()];
+      await store().hit(b, 60, new Date());
+      const hits = [
+        { key: a, windowSec: 60, limit: 5 },
+        { key: b, windowSec: 60, limit: 1 },
+        { key: c, windowSec: 60, limit: 5 },
+      ];
+      const refused = await hitMany.call(store(), hits, new Date());
+      expect(refused.map((result) => result.count)).toEqual([1, 2]);
+      // A refusal of the first key counts nothing after it.
+      const first = await hitMany.call(store(), [{ key: b, windowSec: 60, limit: 1 }, ...hits.slice(2)], new Date());
+      expect(first.map((result) => result.count)).toEqual([3]);
+      expect((await store().hit(c, 60, new Date())).count).toBe(1);
+      expect((await store().hit(a, 60, new Date())).count).toBe(2);
+    });
+
+    it('hitMany() gives 30 concurrent calls the counts 1..30 on every key, each exactly once', async (test) => {
+      const hitMany = store().hitMany;
+      if (hitMany === undefined) return test.skip(`${name}: the store has no hitMany (an optional capability)`);
+      const [a, b] = [newKey(), newKey()];
+      const hits = [
+        { key: a, windowSec: 60, limit: 1000 },
+        { key: b, windowSec: 60, limit: 1000 },
+      ];
+      const results = await Promise.all(Array.from({ length: 30 }, () => hitMany.call(store(), hits, new Date())));
+      for (const index of [0, 1]) {
+        const counts = results.map((result) => result[index]?.count ?? 0).sort((x, y) => x - y);
+        expect(counts).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+      }
+    });
+
     // The optional start-up check that createSessauth runs (a third-party store need not have it).
     it('checkSchema() (verify() before the rename) resolves on the store under test, when the store has it', async (test) => {
       const check = store().checkSchema ?? store().verify;

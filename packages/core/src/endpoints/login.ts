@@ -7,7 +7,7 @@ import { joinedHeader } from '../http/request-headers.js';
 import type { SessauthRequest, SessauthResponse } from '../http/sessauth-request.js';
 import { attemptsBeforeSuccess, countFailedLogin } from './failed-login-count.js';
 import { runAuthenticator } from './run-authenticator.js';
-import { throttleAccount } from './throttle-request.js';
+import { accountBudget } from './throttle-request.js';
 import { createSession } from '../sessions/create-session.js';
 import { checkTokenEndpointRequest } from './token-endpoint-checks.js';
 import { tokenResponse } from './token-response.js';
@@ -25,15 +25,28 @@ export const loginEndpoint = {
 } as const satisfies PublicEndpoint;
 
 async function login<U>(engine: Engine<U>, request: SessauthRequest): Promise<SessauthResponse> {
-  const { clientIp } = await checkTokenEndpointRequest(engine, request, 'login');
-  const body = await readJsonObject(request, engine.options.maxBodyBytes);
+  // The per-account budget, beside the per-address one: before the user is looked up, so
+  // an unknown username spends and answers exactly as an existing one does. It needs the
+  // body, so with it on the body is read once 415 and 403 passed, and every budget goes to
+  // the store in one round trip; a malformed body still answers only after the budgets
+  // passed, and spends no account budget (there is no account to count).
+  let early: Promise<Record<string, unknown>> | null = null;
+  const accountBudgets = async () => {
+    early = readJsonObject(request, engine.options.maxBodyBytes);
+    const body = await early.catch(() => null);
+    return body === null || !validRemember(body) ? [] : accountBudget(engine, body.username);
+  };
+  const { clientIp } = await checkTokenEndpointRequest(
+    engine,
+    request,
+    'login',
+    engine.options.loginAccountThrottle === null ? undefined : accountBudgets,
+  );
+  const body = await (early ?? readJsonObject(request, engine.options.maxBodyBytes));
   // Every check of the request before the password: a refusal after it would tell a
   // caller whether the password was right without leaving a session behind.
   const userAgent = joinedHeader(request.headers, 'user-agent');
   const remember = rememberOf(body);
-  // The per-account budget, beside the per-address one: before the user is looked up, so
-  // an unknown username spends and answers exactly as an existing one does.
-  await throttleAccount(engine, body.username);
   // The proof of a DPoP key (JWT_DPOP), checked and recorded before the password too.
   const dpopJkt = await loginBinding(engine, request);
   const user = await runAuthenticator(engine, body, request, body.username).catch(async (error: unknown) => {
@@ -76,7 +89,10 @@ async function loginBinding<U>(engine: Engine<U>, request: SessauthRequest): Pro
  */
 function rememberOf(body: Record<string, unknown>): boolean {
   const { remember } = body;
-  if (remember === undefined) return true;
-  if (typeof remember !== 'boolean') throw new SessauthError('invalid_request');
-  return remember;
+  if (!validRemember(body)) throw new SessauthError('invalid_request');
+  return remember !== false;
+}
+
+function validRemember(body: Record<string, unknown>): boolean {
+  return body.remember === undefined || typeof body.remember === 'boolean';
 }

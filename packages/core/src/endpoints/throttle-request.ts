@@ -1,31 +1,59 @@
 import { accountRateKey, resolvedAccountRateKey } from '../rate-limit/account-rate-key.js';
 import { clientRateKey, networkRateKey } from '../rate-limit/rate-limit-key.js';
-import { throttle } from '../rate-limit/throttle.js';
+import { throttle, throttleAll, type ThrottleInput } from '../rate-limit/throttle.js';
 import type { Engine } from './engine.js';
 
 /**
  * One hit of `scope`'s budget for this client (login's budget also covers the admin
  * sign-in and the password change: each one guesses a password), then, for a login, one
- * of its network's budget (JWT_LOGIN_NETWORK_THROTTLE_RATE, off by default). A refusal
- * of the first spends nothing of the second.
+ * of its network's budget (JWT_LOGIN_NETWORK_THROTTLE_RATE, off by default), then the
+ * `later` budgets (a login's per-account one). A refusal of one spends nothing of the next;
+ * all of them go to the store in one round trip when it has `hitMany`.
  */
-export async function throttleClient<U>(engine: Engine<U>, scope: 'login' | 'refresh', clientIp: string | null): Promise<void> {
+export async function throttleClient<U>(
+  engine: Engine<U>,
+  scope: 'login' | 'refresh',
+  clientIp: string | null,
+  later: readonly ThrottleInput[] = [],
+): Promise<void> {
   const { options } = engine;
-  await throttle(engine.rateLimitStore, {
-    scope,
-    clientKey: clientRateKey(clientIp, options.throttleIpv6Prefix),
-    rate: scope === 'login' ? options.loginThrottle : options.refreshThrottle,
-    now: engine.clock.now(),
-    logger: engine.logger,
-  });
-  if (scope !== 'login' || options.loginNetworkThrottle === null) return;
-  await throttle(engine.rateLimitStore, {
-    scope: 'login_network',
-    clientKey: networkRateKey(clientIp, options.throttleNetworkIpv4Prefix, options.throttleNetworkIpv6Prefix),
-    rate: options.loginNetworkThrottle,
-    now: engine.clock.now(),
-    logger: engine.logger,
-  });
+  const budgets: ThrottleInput[] = [
+    {
+      scope,
+      clientKey: clientRateKey(clientIp, options.throttleIpv6Prefix),
+      rate: scope === 'login' ? options.loginThrottle : options.refreshThrottle,
+      now: engine.clock.now(),
+      logger: engine.logger,
+    },
+  ];
+  if (scope === 'login' && options.loginNetworkThrottle !== null) {
+    budgets.push({
+      scope: 'login_network',
+      clientKey: networkRateKey(clientIp, options.throttleNetworkIpv4Prefix, options.throttleNetworkIpv6Prefix),
+      rate: options.loginNetworkThrottle,
+      now: engine.clock.now(),
+      logger: engine.logger,
+    });
+  }
+  await throttleAll(engine.rateLimitStore, [...budgets, ...later]);
+}
+
+/**
+ * The login's per-account budget (JWT_LOGIN_ACCOUNT_THROTTLE_RATE) for `username`, to count
+ * with the address's in `throttleClient`; none when it is off or there is no string username.
+ */
+export async function accountBudget<U>(engine: Engine<U>, username: unknown): Promise<ThrottleInput[]> {
+  const { options } = engine;
+  if (options.loginAccountThrottle === null || typeof username !== 'string') return [];
+  return [
+    {
+      scope: 'login_account',
+      clientKey: await accountRateKey(options, options.securityStampKey, username),
+      rate: options.loginAccountThrottle,
+      now: engine.clock.now(),
+      logger: engine.logger,
+    },
+  ];
 }
 
 /**
@@ -36,15 +64,7 @@ export async function throttleClient<U>(engine: Engine<U>, scope: 'login' | 'ref
  * string `username` (a custom login flow) has no account to count.
  */
 export async function throttleAccount<U>(engine: Engine<U>, username: unknown): Promise<void> {
-  const { options } = engine;
-  if (options.loginAccountThrottle === null || typeof username !== 'string') return;
-  await throttle(engine.rateLimitStore, {
-    scope: 'login_account',
-    clientKey: await accountRateKey(options, options.securityStampKey, username),
-    rate: options.loginAccountThrottle,
-    now: engine.clock.now(),
-    logger: engine.logger,
-  });
+  for (const budget of await accountBudget(engine, username)) await throttle(engine.rateLimitStore, budget);
 }
 
 /**

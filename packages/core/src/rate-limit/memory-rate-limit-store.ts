@@ -1,4 +1,4 @@
-import type { RateLimitStore } from '../store/store-port.js';
+import type { RateLimitHit, RateLimitStore } from '../store/store-port.js';
 
 interface Window {
   count: number;
@@ -38,6 +38,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   hit(key: string, windowSec: number, now: Date): Promise<{ count: number; resetAt: Date }> {
+    return Promise.resolve(this.#count(key, windowSec, now));
+  }
+
+  #count(key: string, windowSec: number, now: Date): { count: number; resetAt: Date } {
     const nowMs = now.getTime();
     this.#sweep(nowMs);
     let window = this.#windows.get(key);
@@ -48,7 +52,18 @@ export class MemoryRateLimitStore implements RateLimitStore {
       this.#evictOverflow();
     }
     window.count += 1;
-    return Promise.resolve({ count: window.count, resetAt: new Date(window.resetAtMs) });
+    return { count: window.count, resetAt: new Date(window.resetAtMs) };
+  }
+
+  /** The hits in order, stopping after the first one past its limit; synchronous, so one step. */
+  async hitMany(hits: readonly RateLimitHit[], now: Date): Promise<Array<{ count: number; resetAt: Date }>> {
+    const results: Array<{ count: number; resetAt: Date }> = [];
+    for (const { key, windowSec, limit } of hits) {
+      const result = this.#count(key, windowSec, now);
+      results.push(result);
+      if (result.count > limit) break;
+    }
+    return results;
   }
 
   /** Drops ended windows, at most once a second of store time (amortised O(1) per hit). */

@@ -28,9 +28,53 @@ export interface ThrottleInput {
  * outage is not a rate limit and operators must not go looking at one.
  */
 export async function throttle(store: RateLimitStore, input: ThrottleInput): Promise<void> {
-  const { rate, now } = input;
+  const { rate } = input;
   if (rate === null) return;
-  const result = await countHit(store, input.scope, `throttle:${input.scope}:${input.clientKey}`, rate, now, input.logger);
+  refuseOver(input, rate, await countHit(store, input.scope, keyOf(input), rate, input.now, input.logger));
+}
+
+/**
+ * Several budgets, in order, as `throttle` one after another would count them (a refusal spends
+ * nothing of the budgets after it), in one round trip when the store has `hitMany`.
+ */
+export async function throttleAll(store: RateLimitStore, inputs: readonly ThrottleInput[]): Promise<void> {
+  const counted = inputs.filter((input): input is ThrottleInput & { rate: RateSpec } => input.rate !== null);
+  const first = counted[0];
+  if (counted.length < 2 || store.hitMany === undefined || first === undefined) {
+    for (const input of counted) await throttle(store, input);
+    return;
+  }
+  const hits = counted.map((input) => ({ key: keyOf(input), windowSec: input.rate.windowSec, limit: input.rate.limit }));
+  let results: Array<{ count: number; resetAt: Date }>;
+  try {
+    results = await store.hitMany(hits, first.now);
+    const refused = results.findIndex((result, index) => result.count > (hits[index]?.limit ?? 0));
+    // One result per hit, or fewer ending at the refused one, and nothing after a refusal.
+    const stops = refused === -1 ? results.length === hits.length : refused === results.length - 1;
+    if (!stops || results.length > hits.length || !results.every(validCounter)) {
+      throw new Error('rate limit store returned an invalid counter');
+    }
+  } catch (error) {
+    first.logger.error('rate_limiter_failed', { scope: first.scope, error: errorName(error), ...describeStoreFault(error) });
+    throw new SessauthError('service_unavailable', { cause: error });
+  }
+  results.forEach((result, index) => {
+    const input = counted[index];
+    if (input !== undefined) refuseOver(input, input.rate, result);
+  });
+}
+
+function keyOf(input: ThrottleInput): string {
+  return `throttle:${input.scope}:${input.clientKey}`;
+}
+
+function validCounter(result: { count: number; resetAt: Date }): boolean {
+  return Number.isFinite(result.count) && result.resetAt instanceof Date && Number.isFinite(result.resetAt.getTime());
+}
+
+/** Throws 429 `rate_limited` when the count is past the budget's limit. */
+function refuseOver(input: ThrottleInput, rate: RateSpec, result: { count: number; resetAt: Date }): void {
+  const { now } = input;
   if (result.count <= rate.limit) return;
   const retryAfter = retryAfterSeconds(result.resetAt, now);
   // The bucket kind only, never its key (an address, a network or an account hash). One

@@ -294,6 +294,14 @@ export interface SessionStore extends Partial<SecurityEventOutbox> {
   verify?(): Promise<void>;
 }
 
+/** One counter of `RateLimitStore.hitMany`. */
+export interface RateLimitHit {
+  readonly key: string;
+  readonly windowSec: number;
+  /** The most hits its window allows: a new count above it refuses, and the hits after it are not made. */
+  readonly limit: number;
+}
+
 /** A fixed-window counter shared by every instance (the rate-limit port). */
 export interface RateLimitStore {
   /**
@@ -302,6 +310,22 @@ export interface RateLimitStore {
    * Throws when the counter cannot be read: the caller denies the request.
    */
   hit(key: string, windowSec: number, now: Date): Promise<{ count: number; resetAt: Date }>;
+
+  /**
+   * Several hits in one round trip (one statement, one script): an optional capability, which
+   * the core uses when a login spends more than one budget (its address's, its network's, its
+   * account's). Without it the core calls `hit` once per budget. Its guarantee:
+   * - the hits are made in the given order, each exactly as `hit(key, windowSec, now)` makes it;
+   * - it stops at the first hit whose new count is above its `limit`: the keys after that one
+   *   are not counted at all (a refused budget spends nothing of the next ones);
+   * - it resolves with the results of the hits it made, in order: one per hit when none was
+   *   refused, else up to and including the refused one;
+   * - the keys of one call are distinct;
+   * - it resolves only once every hit it made is counted, or rejects (the core then refuses
+   *   the request with 503, as for `hit`); a store whose keys cannot share one step (a Redis
+   *   cluster) may make the hits one by one, in order.
+   */
+  hitMany?(hits: readonly RateLimitHit[], now: Date): Promise<Array<{ count: number; resetAt: Date }>>;
 
   /** The optional start-up check, with the same contract as `SessionStore.checkSchema`. */
   checkSchema?(): Promise<void>;

@@ -1,5 +1,6 @@
-import type { ColumnDefinitionBuilder, Kysely, RawBuilder } from 'kysely';
+import type { ColumnDefinitionBuilder, CompiledQuery, Kysely, RawBuilder } from 'kysely';
 import type { RateLimitDb, TableNames } from '../schema.js';
+import type { SessionInsert } from '../session-row.js';
 
 export type DialectName = 'postgres' | 'mysql' | 'sqlite';
 
@@ -7,6 +8,13 @@ export type DialectName = 'postgres' | 'mysql' | 'sqlite';
 export interface CounterState {
   readonly count: number;
   readonly resetAtMs: number;
+}
+
+/** One counter of a multi-counter hit: its stored key, its window, the count past which it refuses. */
+export interface CounterHit {
+  readonly key: string;
+  readonly windowMs: number;
+  readonly limit: number;
 }
 
 /**
@@ -26,8 +34,33 @@ export interface SqlDialect {
    * user has no session rows yet (locking zero rows would lock nothing).
    */
   lockUser<DB>(trx: Kysely<DB>, names: TableNames, userId: string): Promise<void>;
+  /**
+   * Login's write (lock, cap, insert) as one round trip: one compound statement (MariaDB). It
+   * answers one row, the newcomer's `expired_at` (inside a result set of its own). Absent, or
+   * refused as a syntax error (MySQL has no compound statement outside a stored program): a
+   * transaction of statements.
+   */
+  oneTripCreate?(names: TableNames, row: SessionInsert, maxActiveSessions: number): CompiledQuery;
+  /**
+   * Where `UPDATE ... RETURNING` is missing (MariaDB): the refresh swap and its read-back of the
+   * swapped row as one round trip, the read only when the update changed the row (no rows: no
+   * swap). Absent, or refused as a syntax error (MySQL): two statements.
+   */
+  oneTripRotate?(update: CompiledQuery, read: CompiledQuery): CompiledQuery;
   /** Atomically counts one hit of a fixed window (the rate-limit store). */
   hitCounter(db: Kysely<RateLimitDb>, table: string, key: string, nowMs: number, windowMs: number): Promise<CounterState>;
+  /**
+   * Several hits in order in one step (the rate-limit store's `hitMany`), stopping after the
+   * first whose count is above its limit; returns the states of the hits made. Absent: one
+   * `hitCounter` per hit, in order.
+   */
+  hitCounters?(db: Kysely<RateLimitDb>, table: string, hits: readonly CounterHit[], nowMs: number): Promise<CounterState[]>;
+  /**
+   * The same as one compound statement (MariaDB), answering one row `c<i>`, `r<i>` (count and
+   * window end of hit i, null for a hit not made). Refused as a syntax error (MySQL): one
+   * `hitCounter` per hit.
+   */
+  oneTripHits?(table: string, hits: readonly CounterHit[], nowMs: number): CompiledQuery;
   /** Migration: how the session id column is declared (PostgreSQL pins a byte-order collation). */
   idColumn(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
   /** Migration: table options appended to CREATE TABLE (MySQL: InnoDB, utf8mb4, binary collation). */

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { SqlDialect } from '../dialect/sql-dialect.js';
 import { upsertCounterReturning } from '../dialect/upsert-counter-returning.js';
+import { upsertCountersChained } from '../dialect/upsert-counters-chained.js';
 
 /** PostgreSQL through kysely's PostgresDialect (`pg`). */
 export const postgresDialect: SqlDialect = {
@@ -20,6 +21,7 @@ export const postgresDialect: SqlDialect = {
   },
 
   hitCounter: upsertCounterReturning,
+  hitCounters: upsertCountersChained,
 
   // Byte order ("C") so keyset pagination and tie-breaks order ids the same way
   // on every engine, whatever the database's default collation is.

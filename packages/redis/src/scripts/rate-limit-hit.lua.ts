@@ -14,3 +14,25 @@ if ttl < 0 then
 end
 return { count, ttl }
 `;
+
+/**
+ * Several hits in order, as RATE_LIMIT_HIT_LUA each, stopping after the first whose count is
+ * above its limit (the keys after it are not touched). KEYS: counters (one server: any slots).
+ * ARGV: window ms and limit, per key. Returns { count, ms until reset } per hit made.
+ */
+export const RATE_LIMIT_HIT_MANY_LUA = `
+local results = {}
+for i, key in ipairs(KEYS) do
+  local window = ARGV[2 * i - 1]
+  local count = redis.call('INCR', key)
+  if count == 1 then redis.call('PEXPIRE', key, window) end
+  local ttl = redis.call('PTTL', key)
+  if ttl < 0 then
+    redis.call('PEXPIRE', key, window)
+    ttl = tonumber(window)
+  end
+  results[i] = { count, ttl }
+  if count > tonumber(ARGV[2 * i]) then break end
+end
+return results
+`;
