@@ -134,8 +134,11 @@ export function createOutboxDispatcher(deps: OutboxDispatcherDeps): OutboxDispat
     }
   }
 
-  // First pass at once: rows a previous process left (held, leased, due retries) go out now.
-  schedule(0);
+  // Rows a previous process left (held, leased, due retries) go out on the first poll, not at once:
+  // a receiver verifies a SET with the transmitter's keys, which the host serves only once it
+  // listens, and some receivers answer a failed key fetch with a final 4xx (every event
+  // dead-lettered). New events are kicked at once; they come from requests, so the host serves.
+  schedule(options.ssfPollIntervalMilliseconds);
   return {
     kick: () => {
       if (!stopped) void run();
