@@ -228,7 +228,7 @@ function clusterPartitionFault(cluster: RedisClusterGroup): Fault {
       const primaries = await cluster.primaries();
       old = primaries[Math.floor(Math.random() * primaries.length)] ?? null;
       if (old === null) throw new Error('the cluster has no primary');
-      cluster.isolate(old);
+      await cluster.isolate(old);
     },
     async heal() {
       if (old === null) return;
@@ -237,7 +237,7 @@ function clusterPartitionFault(cluster: RedisClusterGroup): Fault {
         // average of 90 (seen) several rounds were needed.
         await cluster.awaitFailover(old, CLUSTER_NODE_TIMEOUT_MS * 24);
       } finally {
-        cluster.heal();
+        await cluster.heal();
       }
     },
   };

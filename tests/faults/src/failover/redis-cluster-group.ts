@@ -7,7 +7,7 @@ import { freePort, stopProcess } from '@sessauth/test-support';
 import { Redis } from 'ioredis';
 import { sleep } from '../load.js';
 import { killedOnExit } from './killed-on-exit.js';
-import { createPartitionSwitchboard } from './partition-switchboard.js';
+import { startPartitionSwitchboard } from './partition-switchboard.js';
 import { REDIS_SERVER } from '../stores/redis-server.js';
 import type { ReplicationSettings } from './replicated-redis.js';
 
@@ -37,9 +37,9 @@ export interface RedisClusterGroup {
   /** The nodes that own slots now (as the nodes other than `besides` see it). */
   primaries(besides?: ClusterNodeProcess): Promise<ClusterNodeProcess[]>;
   /** Cuts the node off from every other node (gossip and replication), not from the application. */
-  isolate(node: ClusterNodeProcess): void;
+  isolate(node: ClusterNodeProcess): Promise<void>;
   /** Ends the partition. */
-  heal(): void;
+  heal(): Promise<void>;
   kill(node: ClusterNodeProcess): Promise<void>;
   /** Starts a killed node again on its own nodes.conf: it rejoins as a replica of the one that took over. */
   restart(node: ClusterNodeProcess): Promise<void>;
@@ -68,7 +68,7 @@ export async function startRedisClusterGroup(settings: ReplicationSettings): Pro
   const root = mkdtempSync(join(tmpdir(), 'sessauth-failover-cluster-'));
   const children = new Map<number, ChildProcess>();
   const nodes: Array<ClusterNodeProcess & { readonly conf: string }> = [];
-  const switchboard = createPartitionSwitchboard();
+  const switchboard = startPartitionSwitchboard();
   // 127.26.<random>.<node>: Linux routes all of 127/8 to the loopback; a random third byte keeps
   // two groups started at once (another run on the machine) apart.
   const subnet = `127.26.${1 + Math.floor(Math.random() * 250)}`;
@@ -180,10 +180,10 @@ export async function startRedisClusterGroup(settings: ReplicationSettings): Pro
       return nodes.filter((n) => ports.includes(n.announcedPort));
     },
     isolate(node) {
-      switchboard.isolate(node.host);
+      return switchboard.isolate(node.host);
     },
     heal() {
-      switchboard.heal();
+      return switchboard.heal();
     },
     async kill(node) {
       const child = children.get(node.index);
