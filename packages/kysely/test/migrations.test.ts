@@ -77,28 +77,6 @@ for (const target of ALL_TARGETS) {
       }
     });
 
-    it('the longest table name allowed (38 characters) migrates, and every index keeps its whole name', async (test) => {
-      if (database === null) return test.skip('its server is unreachable (named in the skip line above)');
-      const { db, tableName } = ready();
-      // 40 characters were allowed before: `<name>_security_event_batch_idx` was then 65, refused by MySQL.
-      const longest = `${tableName}_long`.padEnd(38, 'x').slice(0, 38);
-      const fresh = { tableName: longest, rateLimitTableName: `${tableName}_lrl` };
-      expect(() => tableNames(`${longest}x`)).toThrow(/at most 38 characters/);
-      try {
-        await migrateToLatest(db, fresh);
-        const names = tableNames(fresh.tableName, fresh.rateLimitTableName);
-        expect(await indexNamesOf(ready(), names.securityEvent)).toEqual(
-          expect.arrayContaining([`${names.securityEvent}_due_idx`, `${names.securityEvent}_batch_idx`]),
-        );
-        expect(await indexNamesOf(ready(), names.session)).toEqual(expect.arrayContaining([`${longest}_user_active_idx`]));
-      } finally {
-        for (const t of ['', '_activity', '_security_event', '_user_lock', '_migration', '_migration_lock']) {
-          await sql`drop table if exists ${sql.table(`${fresh.tableName}${t}`)}`.execute(db);
-        }
-        await sql`drop table if exists ${sql.table(fresh.rateLimitTableName)}`.execute(db);
-      }
-    });
-
     it('0003-session-name adds a nullable name to a schema at 0002: existing sessions read as unnamed and can be named', async (test) => {
       if (database === null) return test.skip('its server is unreachable (named in the skip line above)');
       const { db, tableName } = ready();

@@ -32,9 +32,8 @@ export interface TableNames {
   };
 }
 
-// At most 38 characters (the Kysely store's rule): the longest name derived from it,
-// `<name>_security_event_batch_idx`, is 25 more, and must fit PostgreSQL's 63 and MySQL's 64.
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,37}$/;
+// Derived index names must stay under PostgreSQL's 63-character limit (the Kysely store's rule).
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;
 
 export function tableNames(options: SessauthTableOptions = {}): TableNames {
   const session = options.tableName ?? DEFAULT_SESSION_TABLE;

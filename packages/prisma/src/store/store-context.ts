@@ -7,11 +7,8 @@ import { operationTimeout } from './guard.js';
 
 const PROVIDERS: Readonly<Record<PrismaProvider, ProviderSql>> = { postgresql: postgresqlSql, mysql: mysqlSql, sqlite: sqliteSql };
 
-// At most 38 characters (the Kysely store's rule): the longest name derived from it,
-// `<name>_security_event_batch_idx`, is 25 more, and must fit PostgreSQL's 63 and MySQL's 64.
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,37}$/;
-// A schema name derives nothing: PostgreSQL's own limit.
-const SCHEMA_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+// Derived names must stay under PostgreSQL's 63-character limit (the Kysely store's rule).
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;
 
 export interface ClientOptions {
   /** The `provider` of your schema's datasource block. */
@@ -68,9 +65,8 @@ export interface ClientContext {
   readonly transaction: TransactionOptions;
 }
 
-export function identifier(name: string, what: 'tableName' | 'schema'): string {
-  const rule = what === 'schema' ? SCHEMA_IDENTIFIER : IDENTIFIER;
-  if (!rule.test(name)) throw new TypeError(`@sessauth/prisma: ${what} must match ${rule.source}, got ${JSON.stringify(name)}`);
+export function identifier(name: string, what: string): string {
+  if (!IDENTIFIER.test(name)) throw new TypeError(`@sessauth/prisma: ${what} must match ${IDENTIFIER.source}, got ${JSON.stringify(name)}`);
   return name;
 }
 
