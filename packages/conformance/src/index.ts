@@ -6,7 +6,7 @@ export {
   type StoreTestId,
   type StoreUnderTest,
 } from './store/describe-store-conformance.js';
-export { newSessionFixture, randomHex } from './store/session-fixtures.js';
+export { newSessionFixture, nextRotation, randomHex } from './store/session-fixtures.js';
 export { everyStoreCall, expectEveryStoreCallUnavailable, type StoreCall } from './store/every-store-call.js';
 export {
   describeRateLimitConformance,

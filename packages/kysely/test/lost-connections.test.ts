@@ -1,5 +1,5 @@
 import { StoreUnavailableError } from '@sessauth/core';
-import { newSessionFixture, randomHex } from '@sessauth/conformance';
+import { newSessionFixture, nextRotation, randomHex } from '@sessauth/conformance';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROXIED_TARGETS, untilWaitingOnLock, type ProxiedDatabase } from './support/proxied-database.js';
@@ -53,14 +53,7 @@ for (const target of PROXIED_TARGETS) {
           await release.promise;
         });
         await locked.promise;
-        const rotation = db.store.rotateRefresh({
-          sessionId: session.id,
-          userId: session.userId,
-          presentedJti: session.refreshJti,
-          nextJti: randomHex(),
-          securityStamp: session.securityStamp,
-          now: new Date(),
-        });
+        const rotation = db.store.rotateRefresh(nextRotation(session));
         let settled = false;
         rotation.then(
           () => (settled = true),

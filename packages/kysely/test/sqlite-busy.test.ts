@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { StoreUnavailableError } from '@sessauth/core';
-import { newSessionFixture, randomHex } from '@sessauth/conformance';
+import { newSessionFixture, nextRotation } from '@sessauth/conformance';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KyselyRateLimitStore, KyselySessionStore, migrateToLatest, openKyselyFromUrl, type OpenedDatabase } from '../src/index.js';
@@ -48,14 +48,7 @@ describe('SQLite: a write lock held by another process', () => {
     loop.enable();
     const [created, rotated, hit] = await Promise.all([
       sessions.createSession({ session: newSessionFixture(), maxActiveSessions: 5 }),
-      sessions.rotateRefresh({
-        sessionId: session.id,
-        userId: session.userId,
-        presentedJti: session.refreshJti,
-        nextJti: randomHex(),
-        securityStamp: session.securityStamp,
-        now: new Date(),
-      }),
+      sessions.rotateRefresh(nextRotation(session)),
       new KyselyRateLimitStore(opened.db).hit('client', 60, new Date()),
     ]);
     loop.disable();

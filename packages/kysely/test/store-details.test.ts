@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { newSessionFixture, randomHex } from '@sessauth/conformance';
+import { newSessionFixture, nextRotation, randomHex } from '@sessauth/conformance';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KyselyRateLimitStore, KyselySessionStore } from '../src/index.js';
@@ -24,14 +24,7 @@ for (const target of ALL_TARGETS) {
       await store.createSession({ session, maxActiveSessions: 5 });
       expect(await store.findSession(`${session.id} `)).toBeNull();
       expect(await store.listActiveSessions(`${session.userId} `, new Date())).toEqual([]);
-      const rotation = {
-        sessionId: session.id,
-        userId: session.userId,
-        presentedJti: session.refreshJti,
-        nextJti: randomHex(),
-        securityStamp: session.securityStamp,
-        now: new Date(),
-      };
+      const rotation = nextRotation(session);
       expect(await store.rotateRefresh({ ...rotation, userId: `${session.userId} ` })).toEqual({ status: 'wrong_user' });
       expect(await store.rotateRefresh({ ...rotation, presentedJti: `${session.refreshJti} ` })).toEqual({ status: 'reused' });
       expect((await store.findSession(session.id))?.expiredAt).not.toBeNull();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { StoreUnavailableError } from '@sessauth/core';
-import { newSessionFixture, randomHex } from '@sessauth/conformance';
+import { newSessionFixture, nextRotation } from '@sessauth/conformance';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PrismaRateLimitStore, PrismaSessionStore } from '../src/index.js';
@@ -50,14 +50,7 @@ describe('SQLite: a write lock held by another process', () => {
     loop.enable();
     const [created, rotated, hit] = await Promise.all([
       sessions.createSession({ session: newSessionFixture(), maxActiveSessions: 5 }),
-      sessions.rotateRefresh({
-        sessionId: session.id,
-        userId: session.userId,
-        presentedJti: session.refreshJti,
-        nextJti: randomHex(),
-        securityStamp: session.securityStamp,
-        now: new Date(),
-      }),
+      sessions.rotateRefresh(nextRotation(session)),
       new PrismaRateLimitStore(prisma, { provider: 'sqlite' }).hit('client', 60, new Date()),
     ]);
     loop.disable();

@@ -1,5 +1,5 @@
 import type { Location } from '@sessauth/core';
-import type { NewSession, SessionRecord } from '@sessauth/core/store';
+import type { NewSession, RotateRefreshInput, SessionRecord } from '@sessauth/core/store';
 
 /**
  * Fixtures for the store suite. Ids are lowercase hex so that every collation
@@ -62,6 +62,22 @@ export function newSessionFixture(overrides: Partial<NewSession> = {}): NewSessi
     browser: 'Firefox 128 on Linux',
     location: { city: 'Berlin', country: 'Germany', country_code: 'DE' },
     ...overrides,
+  };
+}
+
+/**
+ * The honest next refresh of `session`: its current refresh token presented, a fresh one to
+ * swap in, its own security stamp, at `now`. Spread it to change one field (a stale stamp, a
+ * replayed `jti`, another user).
+ */
+export function nextRotation(session: Pick<NewSession, 'id' | 'userId' | 'refreshJti' | 'securityStamp'>, now = new Date()): RotateRefreshInput {
+  return {
+    sessionId: session.id,
+    userId: session.userId,
+    presentedJti: session.refreshJti,
+    nextJti: randomHex(),
+    securityStamp: session.securityStamp,
+    now,
   };
 }
 
