@@ -1,19 +1,11 @@
 import type { NewSession, RotateRefreshInput, SessionRecord, SessionStore } from '@sessauth/core/store';
 import { expect, it } from 'vitest';
-import { HOUR, MINUTE, at, expectedRecord, newSessionFixture, newUserId, randomHex, testNow } from '../session-fixtures.js';
+import { HOUR, MINUTE, at, expectedRecord, newSessionFixture, newUserId, nextRotation, randomHex, testNow } from '../session-fixtures.js';
 import { mustFind, type StoreCaseContext } from '../store-case-context.js';
 
 /** A rotation of `session` by its owner with its current jti and stamp, at `now`. */
 function rotation(session: NewSession, now: Date, overrides: Partial<RotateRefreshInput> = {}): RotateRefreshInput {
-  return {
-    sessionId: session.id,
-    userId: session.userId,
-    presentedJti: session.refreshJti,
-    nextJti: randomHex(),
-    securityStamp: session.securityStamp,
-    now,
-    ...overrides,
-  };
+  return { ...nextRotation(session, now), ...overrides };
 }
 
 async function created(store: SessionStore, overrides: Partial<NewSession> = {}): Promise<NewSession> {
