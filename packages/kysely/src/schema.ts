@@ -127,6 +127,15 @@ export function tableNames(tableName = DEFAULT_SESSION_TABLE, rateLimitTableName
   };
 }
 
+/**
+ * An index's name, cut to 63 characters: PostgreSQL has always cut longer names there itself,
+ * and MySQL/MariaDB refuse names over 64, so a 40-character table name's longest index
+ * (`<name>_security_event_batch_idx`, 65) gets the very name PostgreSQL gave it on every engine.
+ */
+export function indexName(table: string, suffix: string): string {
+  return `${table}_${suffix}`.slice(0, 63);
+}
+
 /** Internal database shapes for a table whose name is only known at run time. */
 export type SessionDb = Record<string, SessauthSessionTable>;
 export type RateLimitDb = Record<string, SessauthRateLimitTable>;

@@ -35,6 +35,14 @@ export interface TableNames {
 // Derived index names must stay under PostgreSQL's 63-character limit (the Kysely store's rule).
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;
 
+/**
+ * Cut to 63 characters, as PostgreSQL has always cut longer names itself (MySQL/MariaDB refuse
+ * over 64): a 40-character table name's `<name>_security_event_batch_idx` is 65.
+ */
+function indexName(name: string): string {
+  return name.slice(0, 63);
+}
+
 export function tableNames(options: SessauthTableOptions = {}): TableNames {
   const session = options.tableName ?? DEFAULT_SESSION_TABLE;
   const rateLimit = options.rateLimitTableName ?? DEFAULT_RATE_LIMIT_TABLE;
@@ -57,8 +65,8 @@ export function tableNames(options: SessauthTableOptions = {}): TableNames {
       resetAt: `${rateLimit}_reset_at_idx`,
       activitySession: `${session}_activity_sid_idx`,
       activityExpires: `${session}_activity_exp_idx`,
-      securityEventDue: `${session}_security_event_due_idx`,
-      securityEventBatch: `${session}_security_event_batch_idx`,
+      securityEventDue: indexName(`${session}_security_event_due_idx`),
+      securityEventBatch: indexName(`${session}_security_event_batch_idx`),
     },
   };
 }

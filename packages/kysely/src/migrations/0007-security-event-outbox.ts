@@ -1,6 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
 import type { SqlDialect } from '../dialect/sql-dialect.js';
-import type { TableNames } from '../schema.js';
+import { indexName, type TableNames } from '../schema.js';
 
 /**
  * The Shared Signals transmitter's outbox (`<tableName>_security_event`): one row per signed
@@ -31,8 +31,8 @@ export function createSecurityEventOutboxMigration(dialect: SqlDialect, names: T
         .addColumn('last_error', 'varchar(255)');
       if (options !== null) table = table.modifyEnd(options);
       await table.execute();
-      await db.schema.createIndex(`${t}_due_idx`).on(t).column('next_attempt_at').execute();
-      await db.schema.createIndex(`${t}_batch_idx`).on(t).column('batch_id').execute();
+      await db.schema.createIndex(indexName(t, 'due_idx')).on(t).column('next_attempt_at').execute();
+      await db.schema.createIndex(indexName(t, 'batch_idx')).on(t).column('batch_id').execute();
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable(t).ifExists().execute();
