@@ -8,6 +8,7 @@ import type { SessionRow } from '../store/session-row.js';
 import { sessionRecordFromModelRow } from '@sessauth/core/store';
 import { type UpsertReturningDb, upsertCounterReturning } from '../store/upsert-counter.js';
 import type { SessauthPgTables } from './schema.js';
+import { upsertCountersChained } from './upsert-counters-chained.js';
 
 /** Any drizzle PostgreSQL database (node-postgres, postgres.js, PGlite, ...); its schema does not matter here. */
 export type AnyPgDatabase = PgDatabase<PgQueryResultHKT, Record<string, unknown>>;
@@ -48,5 +49,6 @@ export function postgresEngine(db: AnyPgDatabase, tables: SessauthPgTables): Ses
         .onConflictDoNothing();
     },
     hitCounter: (key, nowMs, windowMs) => upsertCounterReturning(db as unknown as UpsertReturningDb, tables.rateLimit, key, nowMs, windowMs),
+    hitCounters: (hits, nowMs) => upsertCountersChained(db, tables.rateLimit, hits, nowMs),
   };
 }

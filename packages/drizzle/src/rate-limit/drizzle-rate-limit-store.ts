@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RateLimitStore } from '@sessauth/core/store';
+import { hitInOrder, type RateLimitHit, type RateLimitStore } from '@sessauth/core/store';
 import { and, inArray, lte } from 'drizzle-orm';
 import { StoreCollationError } from '../store/collation-error.js';
 import type { SessionEngine } from '../store/engine.js';
@@ -37,9 +37,22 @@ export class DrizzleRateLimitStore implements RateLimitStore {
 
   hit(key: string, windowSec: number, now: Date): Promise<{ count: number; resetAt: Date }> {
     return guard('rate limit hit', this.#timeoutMs, async () => {
-      const digest = createHash('sha256').update(key).digest('base64url');
-      const state = await this.#engine.hitCounter(digest, now.getTime(), windowSec * 1000);
+      const state = await this.#engine.hitCounter(digestOf(key), now.getTime(), windowSec * 1000);
       return { count: state.count, resetAt: new Date(state.resetAtMs) };
+    });
+  }
+
+  /**
+   * The hits in order, stopping after the first past its limit: one statement on PostgreSQL
+   * (chained upserts), one `hit` at a time on MySQL and SQLite (each atomic, in order).
+   */
+  hitMany(hits: readonly RateLimitHit[], now: Date): Promise<Array<{ count: number; resetAt: Date }>> {
+    const hitCounters = this.#engine.hitCounters;
+    if (hitCounters === undefined) return hitInOrder(this, hits, now);
+    return guard('rate limit hitMany', this.#timeoutMs, async () => {
+      const counters = hits.map((hit) => ({ key: digestOf(hit.key), windowMs: hit.windowSec * 1000, limit: hit.limit }));
+      const states = await hitCounters(counters, now.getTime());
+      return states.map((state) => ({ count: state.count, resetAt: new Date(state.resetAtMs) }));
     });
   }
 
@@ -82,4 +95,9 @@ export class DrizzleRateLimitStore implements RateLimitStore {
       }
     });
   }
+}
+
+/** The stored form of a counter key: SHA-256, base64url (no client IP or username at rest). */
+function digestOf(key: string): string {
+  return createHash('sha256').update(key).digest('base64url');
 }

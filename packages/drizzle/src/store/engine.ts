@@ -41,6 +41,13 @@ export interface CounterState {
   readonly resetAtMs: number;
 }
 
+/** One counter of a `hitCounters` call (its key already digested). */
+export interface CounterHit {
+  readonly key: string;
+  readonly windowMs: number;
+  readonly limit: number;
+}
+
 /** The tables an engine works on (the MySQL one also has the user-lock table). */
 export interface EngineTables {
   readonly session: SessionTable;
@@ -83,6 +90,11 @@ export interface SessionEngine {
   insertNew(table: Table & { readonly id: Column }, rows: ReadonlyArray<Record<string, unknown>>): Promise<void>;
   /** One atomic hit of a fixed-window counter. */
   hitCounter(key: string, nowMs: number, windowMs: number): Promise<CounterState>;
+  /**
+   * The hits in order in one statement, stopping after the first past its limit (the rate-limit
+   * port's `hitMany`). PostgreSQL only; the other engines' stores make them one `hitCounter` at a time.
+   */
+  hitCounters?(hits: readonly CounterHit[], nowMs: number): Promise<CounterState[]>;
   /** The tables `verify()` checks for the session store (MySQL: with the user-lock table). */
   readonly sessionSchema: readonly Table[];
   /**

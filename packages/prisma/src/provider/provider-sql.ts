@@ -22,6 +22,13 @@ export interface CounterState {
   readonly resetAtMs: number;
 }
 
+/** One counter of a `hitCounters` call (its key already digested). */
+export interface CounterHit {
+  readonly key: string;
+  readonly windowMs: number;
+  readonly limit: number;
+}
+
 /**
  * Everything that differs between the providers, one object each (postgresql.ts, mysql.ts,
  * sqlite.ts), chosen once when a store is built: the stores never branch on the name. Prisma's
@@ -54,6 +61,11 @@ export interface ProviderSql {
     windowMs: number,
     within: TransactionOptions,
   ): Promise<CounterState>;
+  /**
+   * The hits in order in one statement, stopping after the first past its limit (the rate-limit
+   * port's `hitMany`). PostgreSQL only; on the others the store makes them one `hitCounter` at a time.
+   */
+  hitCounters?(client: SessauthPrismaClient, names: RawNames, hits: readonly CounterHit[], nowMs: number): Promise<CounterState[]>;
   /** MySQL/MariaDB: the first compared text column without a binary collation, or null. */
   nonBinaryCollation?(
     client: SessauthPrismaTransaction,

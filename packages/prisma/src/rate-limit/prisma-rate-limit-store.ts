@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RateLimitStore } from '@sessauth/core/store';
+import { hitInOrder, type RateLimitHit, type RateLimitStore } from '@sessauth/core/store';
 import type { SessauthPrismaClient } from '../client/prisma-like.js';
 import { StoreCollationError } from '../store/collation-error.js';
 import { guard } from '../store/guard.js';
@@ -33,9 +33,23 @@ export class PrismaRateLimitStore implements RateLimitStore {
   hit(key: string, windowSec: number, now: Date): Promise<{ count: number; resetAt: Date }> {
     const { client, sql, names, transaction } = this.#ctx;
     return guard('rate limit hit', this.#ctx.timeoutMs, async () => {
-      const digest = createHash('sha256').update(key).digest('base64url');
-      const state = await sql.hitCounter(client, names, digest, now.getTime(), windowSec * 1000, transaction);
+      const state = await sql.hitCounter(client, names, digestOf(key), now.getTime(), windowSec * 1000, transaction);
       return { count: state.count, resetAt: new Date(state.resetAtMs) };
+    });
+  }
+
+  /**
+   * The hits in order, stopping after the first past its limit: one statement on PostgreSQL
+   * (chained upserts), one `hit` at a time on MySQL and SQLite (each atomic, in order).
+   */
+  hitMany(hits: readonly RateLimitHit[], now: Date): Promise<Array<{ count: number; resetAt: Date }>> {
+    const { client, sql, names } = this.#ctx;
+    const hitCounters = sql.hitCounters;
+    if (hitCounters === undefined) return hitInOrder(this, hits, now);
+    return guard('rate limit hitMany', this.#ctx.timeoutMs, async () => {
+      const counters = hits.map((hit) => ({ key: digestOf(hit.key), windowMs: hit.windowSec * 1000, limit: hit.limit }));
+      const states = await hitCounters(client, names, counters, now.getTime());
+      return states.map((state) => ({ count: state.count, resetAt: new Date(state.resetAtMs) }));
     });
   }
 
@@ -68,4 +82,9 @@ export class PrismaRateLimitStore implements RateLimitStore {
       }
     });
   }
+}
+
+/** The stored form of a counter key: SHA-256, base64url (no client IP or username at rest). */
+function digestOf(key: string): string {
+  return createHash('sha256').update(key).digest('base64url');
 }
