@@ -8,6 +8,7 @@ import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaMariaDb } from '@prisma/adapter-mariadb';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { StoreFactory } from '@sessauth/conformance';
+import type { SessionStore } from '@sessauth/core';
 import { type DrizzleDatabase, DrizzleSessionStore, type SessauthTables } from '@sessauth/drizzle';
 import { sessauthMysqlTables } from '@sessauth/drizzle/mysql';
 import { sessauthPgTables } from '@sessauth/drizzle/pg';
@@ -91,6 +92,56 @@ export function drizzleStore(engine: Engine, url: string): StoreFactory {
       throw error;
     }
     return { store: new DrizzleSessionStore(cell.db, { tables: cell.tables, activity: true, securityEventOutbox: true }), close };
+  };
+}
+
+/** Two session stores over the same tables, as two app servers would open them (each its own pool). */
+export interface SharedStore {
+  readonly stores: readonly [SessionStore, SessionStore];
+  close(): Promise<void>;
+}
+
+/** Two Drizzle stores (node-postgres, a pool each) on one set of tables made by drizzle-kit. */
+export async function drizzlePgShared(url: string): Promise<SharedStore> {
+  const suffix = randomBytes(4).toString('hex');
+  const cell = await drizzleCell('postgres', url, { tableName: `sessauth_fresh_${suffix}`, rateLimitTableName: `sessauth_fresh_${suffix}_rl` });
+  const second = new pg.Pool({ connectionString: url, max: 10 });
+  second.on('error', () => undefined);
+  const close = async () => {
+    try {
+      for (const table of Object.values(cell.tables) as Table[]) await cell.run(`drop table if exists ${getTableName(table)}`);
+    } finally {
+      await Promise.all([cell.close(), second.end()]);
+    }
+  };
+  try {
+    for (const statement of cell.ddl) await cell.run(statement);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return {
+    stores: [new DrizzleSessionStore(cell.db, { tables: cell.tables }), new DrizzleSessionStore(drizzlePg(second), { tables: cell.tables })],
+    close,
+  };
+}
+
+/** Two Prisma stores (adapter-pg, a client each) in one schema made by the package's migrations. */
+export async function prismaPgShared(url: string): Promise<SharedStore> {
+  const PrismaClient = await prismaClientClass('postgresql');
+  const namespace = `sessauth_fresh_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client(url);
+  await admin.connect();
+  await admin.query(`create schema ${namespace}; set search_path to ${namespace}; ${migration('postgresql')}`);
+  const clients = [0, 1].map(() => new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }, { schema: namespace }) }));
+  const store = (index: number) => new PrismaSessionStore(clients[index] as SessauthPrismaClient, { provider: 'postgresql', schema: namespace });
+  return {
+    stores: [store(0), store(1)],
+    close: async () => {
+      await Promise.all(clients.map((client) => client.$disconnect()));
+      await admin.query(`drop schema ${namespace} cascade`);
+      await admin.end();
+    },
   };
 }
 

@@ -2,7 +2,8 @@
 // two app servers (two engines, each with its own pool or client) over one shared store; a
 // revocation acknowledged by one server is seen by every guarded request the other receives
 // afterwards, while that server is batching its reads. Four revocation kinds, 1,000 trials per
-// store, 0 successes allowed.
+// store (the Kysely store on PostgreSQL and MariaDB, Redis, and the Drizzle and Prisma stores on
+// PostgreSQL), 0 successes allowed.
 import { randomBytes } from 'node:crypto';
 import { type AppUnderTest, reachService, serveOnLoopback } from '@sessauth/conformance';
 import { createSessauth, SessauthError, type Sessauth, type SessionStore } from '@sessauth/core';
@@ -12,6 +13,7 @@ import { createRedisClient, RedisSessionStore } from '@sessauth/redis';
 import express from 'express';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { drizzlePgShared, prismaPgShared, type SharedStore } from '../src/orm-stores.js';
 
 const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MYSQL_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
@@ -24,12 +26,6 @@ const TRIALS_PER_KIND = 250;
 const PARALLEL = 16;
 /** Guarded requests sent at once after each acknowledged revocation. */
 const BURST = 4;
-
-interface SharedStore {
-  /** Two store instances over the same tables or keys, as two app servers would open them. */
-  readonly stores: readonly [SessionStore, SessionStore];
-  close(): Promise<void>;
-}
 
 async function sqlShared(url: string): Promise<SharedStore> {
   const [first, second] = [await openKyselyFromUrl(url, { poolSize: 8 }), await openKyselyFromUrl(url, { poolSize: 8 })];
@@ -166,6 +162,8 @@ const SHARED_STORES: ReadonlyArray<readonly [string, string, () => Promise<Share
   ['postgres', 'PostgreSQL 127.0.0.1:5432', () => sqlShared(POSTGRES_URL)],
   ['mysql', 'MariaDB/MySQL 127.0.0.1:3306', () => sqlShared(MYSQL_URL)],
   ['redis', 'Redis 127.0.0.1:6379', redisShared],
+  ['drizzle-postgres', 'PostgreSQL 127.0.0.1:5432', () => drizzlePgShared(POSTGRES_URL)],
+  ['prisma-postgres', 'PostgreSQL 127.0.0.1:5432', () => prismaPgShared(POSTGRES_URL)],
 ];
 
 for (const [name, service, open] of SHARED_STORES) {

@@ -32,6 +32,7 @@ export function mysqlEngine(db: AnyMysqlDatabase, tables: SessauthMysqlTables): 
   };
   return {
     name: 'mysql',
+    batchedReads: true,
     db: db as unknown as QueryDb,
     tables,
     sessionSchema: [t, userLock],

@@ -22,6 +22,7 @@ export function postgresEngine(db: AnyPgDatabase, tables: SessauthPgTables): Ses
   };
   return {
     name: 'postgres',
+    batchedReads: true,
     db: db as unknown as QueryDb,
     tables,
     sessionSchema: [t],

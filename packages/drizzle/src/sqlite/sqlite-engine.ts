@@ -30,6 +30,7 @@ export function sqliteEngine(db: SyncSqliteDatabase, tables: SessauthSqliteTable
   };
   return {
     name: 'sqlite',
+    batchedReads: false,
     db: db as unknown as QueryDb,
     tables,
     sessionSchema: [t],

@@ -32,6 +32,7 @@ import type { DrizzleDatabase } from './resolve-engine.js';
 import { rotateRefresh } from './rotate-refresh.js';
 import type { SessionRow } from './session-row.js';
 import { toSessionModelRow, sessionRecordFromModelRow } from '@sessauth/core/store';
+import { findSessions } from './find-sessions.js';
 import { claimSecurityEvents, holdSecurityEvents, releaseSecurityEvents, settleSecurityEvent } from './security-event-outbox.js';
 import { createStoreContext, type DrizzleStoreOptions, type StoreContext } from './store-context.js';
 import { verifySchema } from './verify-schema.js';
@@ -43,6 +44,9 @@ import { verifySchema } from './verify-schema.js';
  */
 export class DrizzleSessionStore implements SessionStore {
   readonly #ctx: StoreContext;
+
+  /** The guard's batched read, on PostgreSQL and MySQL/MariaDB (SQLite reads in process: nothing to coalesce). */
+  readonly findSessions?: (ids: readonly string[]) => Promise<Map<string, SessionRecord>>;
 
   /** The activity history, with the `activity` option only (step 0006-session-activity). */
   readonly appendActivity?: (input: AppendActivityInput) => Promise<void>;
@@ -60,6 +64,7 @@ export class DrizzleSessionStore implements SessionStore {
   constructor(db: DrizzleDatabase, options: DrizzleStoreOptions = {}) {
     const ctx = createStoreContext(db, options);
     this.#ctx = ctx;
+    if (ctx.engine.batchedReads) this.findSessions = (ids) => guard('findSessions', ctx.timeoutMs, () => findSessions(ctx, ids));
     if (ctx.activity) {
       this.appendActivity = (input) => guard('appendActivity', ctx.timeoutMs, () => appendActivity(ctx, input));
       this.listActivity = (query) => guard('listActivity', ctx.timeoutMs, () => listActivity(ctx, query));

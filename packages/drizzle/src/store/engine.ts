@@ -62,6 +62,11 @@ export interface EngineTables {
  */
 export interface SessionEngine {
   readonly name: EngineName;
+  /**
+   * A read waits on the network (PostgreSQL, MySQL/MariaDB), so the store has the batched
+   * `findSessions` the guard coalesces its reads into; SQLite reads in process and has not.
+   */
+  readonly batchedReads: boolean;
   readonly db: QueryDb;
   readonly tables: EngineTables;
   /** Rows an UPDATE or DELETE of `db` changed. */

@@ -4,6 +4,7 @@ import type { ProviderSql } from './provider-sql.js';
 /** MySQL and MariaDB through `@prisma/adapter-mariadb`: no RETURNING, row locks, a lock row per user. */
 export const mysqlSql: ProviderSql = {
   provider: 'mysql',
+  batchedReads: true,
   updateReturning: false,
   // READ COMMITTED: locking reads take no gap locks, so logins of different users never block
   // or deadlock each other on index gaps.

@@ -4,6 +4,7 @@ import type { ProviderSql } from './provider-sql.js';
 /** PostgreSQL through `@prisma/adapter-pg`. */
 export const postgresqlSql: ProviderSql = {
   provider: 'postgresql',
+  batchedReads: true,
   updateReturning: true,
   // READ COMMITTED, the default: each statement sees the latest committed rows.
   quote: (identifier) => `"${identifier}"`,

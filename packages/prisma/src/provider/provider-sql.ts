@@ -36,6 +36,11 @@ export interface CounterHit {
  */
 export interface ProviderSql {
   readonly provider: PrismaProvider;
+  /**
+   * A read waits on the network (PostgreSQL, MySQL/MariaDB), so the store has the batched
+   * `findSessions` the guard coalesces its reads into; SQLite reads in process and has not.
+   */
+  readonly batchedReads: boolean;
   /** `UPDATE ... RETURNING` through `updateManyAndReturn` (PostgreSQL, SQLite); MySQL re-reads the row. */
   readonly updateReturning: boolean;
   /** The isolation of the stores' interactive transactions, where not the engine's default. */

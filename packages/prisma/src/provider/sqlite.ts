@@ -8,6 +8,7 @@ import type { ProviderSql } from './provider-sql.js';
  */
 export const sqliteSql: ProviderSql = {
   provider: 'sqlite',
+  batchedReads: false,
   updateReturning: true,
   // No isolation level: SQLite transactions are serializable, and the adapter refuses any other.
   quote: (identifier) => `"${identifier}"`,

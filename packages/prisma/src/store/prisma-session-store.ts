@@ -22,6 +22,7 @@ import type { SessauthPrismaClient } from '../client/prisma-like.js';
 import { listSessionsForAdmin } from './admin-listing.js';
 import { StoreCollationError } from './collation-error.js';
 import { createSession } from './create-session.js';
+import { findSessions } from './find-sessions.js';
 import { guard } from './guard.js';
 import { purgeExpired } from './purge-expired.js';
 import { rotateRefresh } from './rotate-refresh.js';
@@ -44,6 +45,9 @@ export interface PrismaStoreOptions extends ClientOptions {
 export class PrismaSessionStore implements SessionStore {
   readonly #ctx: ClientContext;
 
+  /** The guard's batched read, on PostgreSQL and MySQL/MariaDB (SQLite reads in process: nothing to coalesce). */
+  readonly findSessions?: (ids: readonly string[]) => Promise<Map<string, SessionRecord>>;
+
   /** The activity history, with the `activity` option only (migration 0004_sessauth_session_activity). */
   readonly appendActivity?: (input: AppendActivityInput) => Promise<void>;
   readonly listActivity?: (query: ActivityQuery) => Promise<Map<string, ActivityEntry[]>>;
@@ -65,6 +69,7 @@ export class PrismaSessionStore implements SessionStore {
       'sessauthSession',
     );
     this.#ctx = ctx;
+    if (ctx.sql.batchedReads) this.findSessions = (ids) => guard('findSessions', ctx.timeoutMs, () => findSessions(ctx, ids));
     if (ctx.activity) {
       this.appendActivity = (input) => guard('appendActivity', ctx.timeoutMs, () => appendActivity(ctx, input));
       this.listActivity = (query) => guard('listActivity', ctx.timeoutMs, () => listActivity(ctx, query));
