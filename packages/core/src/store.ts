@@ -31,5 +31,6 @@ export { encodeAdminCursor, decodeAdminCursor } from './store/admin-cursor.js';
 export { isActive } from './sessions/session-state.js';
 export { settleWithin } from './time/settle-within.js';
 export { hitInOrder } from './rate-limit/hit-in-order.js';
+export { findSessionsInBatches } from './store/find-sessions-in-batches.js';
 export { parseStoredAmr, parseStoredLocation } from './store/stored-columns.js';
 export { type SessionModelRow, toSessionModelRow, sessionRecordFromModelRow, isActiveModelRow } from './store/session-model-row.js';

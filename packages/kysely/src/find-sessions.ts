@@ -1,4 +1,5 @@
 import type { SessionRecord } from '@sessauth/core';
+import { findSessionsInBatches } from '@sessauth/core/store';
 import { type CompiledQuery, type Compilable, type Kysely, sql } from 'kysely';
 import type { SqlDialect } from './dialect/sql-dialect.js';
 import { PreparedQuery, slot } from './prepared-query.js';
@@ -60,19 +61,13 @@ export function prepareBatchRead(db: Kysely<SessionDb>, table: string, dialect: 
 }
 
 /** Every id's row, read in statements of at most `SESSION_BATCH_LIMIT` ids, all sent at once. */
-export async function findSessions(ctx: StoreContext, statement: BatchReadStatement, ids: readonly string[]): Promise<Map<string, SessionRecord>> {
-  const distinct = [...new Set(ids)];
-  const chunks: string[][] = [];
-  for (let start = 0; start < distinct.length; start += SESSION_BATCH_LIMIT) chunks.push(distinct.slice(start, start + SESSION_BATCH_LIMIT));
-  const results = await Promise.all(chunks.map((chunk) => readRows(ctx, statement(chunk))));
-  const found = new Map<string, SessionRecord>();
-  for (const rows of results) {
-    for (const row of rows as BatchRow[]) {
-      const record = toRecord('packed' in row ? unpackSessionRow(row) : row);
-      found.set(record.id, record);
-    }
-  }
-  return found;
+export function findSessions(ctx: StoreContext, statement: BatchReadStatement, ids: readonly string[]): Promise<Map<string, SessionRecord>> {
+  return findSessionsInBatches(
+    ids,
+    async (batch) => (await readRows(ctx, statement(batch))) as BatchRow[],
+    (row) => toRecord('packed' in row ? unpackSessionRow(row) : row),
+    SESSION_BATCH_LIMIT,
+  );
 }
 
 /** The prepared statement below kysely where the store has direct reads, else through kysely. */

@@ -23,6 +23,14 @@ async function indexNamesOf(database: TestDatabase, table: string): Promise<stri
   return result.rows.map((r) => r.name);
 }
 
+/** Every table a migration run under these names makes. */
+async function dropTables(db: Kysely<unknown>, names: { tableName: string; rateLimitTableName: string }): Promise<void> {
+  for (const suffix of ['', '_activity', '_security_event', '_user_lock', '_migration', '_migration_lock']) {
+    await sql`drop table if exists ${sql.table(`${names.tableName}${suffix}`)}`.execute(db);
+  }
+  await sql`drop table if exists ${sql.table(names.rateLimitTableName)}`.execute(db);
+}
+
 for (const target of ALL_TARGETS) {
   describe(`migrations on ${target.label}`, () => {
     let database: TestDatabase | null = null;
@@ -70,10 +78,7 @@ for (const target of ALL_TARGETS) {
           [],
         ]);
       } finally {
-        for (const t of ['', '_activity', '_security_event', '_user_lock', '_migration', '_migration_lock']) {
-          await sql`drop table if exists ${sql.table(`${fresh.tableName}${t}`)}`.execute(db);
-        }
-        await sql`drop table if exists ${sql.table(fresh.rateLimitTableName)}`.execute(db);
+        await dropTables(db, fresh);
       }
     });
 
@@ -95,10 +100,7 @@ for (const target of ALL_TARGETS) {
         await store.verify();
         expect(await store.listActiveSessions('nobody', new Date())).toEqual([]);
       } finally {
-        for (const t of ['', '_activity', '_security_event', '_user_lock', '_migration', '_migration_lock']) {
-          await sql`drop table if exists ${sql.table(`${fresh.tableName}${t}`)}`.execute(db);
-        }
-        await sql`drop table if exists ${sql.table(fresh.rateLimitTableName)}`.execute(db);
+        await dropTables(db, fresh);
       }
     });
 
