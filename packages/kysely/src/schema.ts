@@ -128,12 +128,14 @@ export function tableNames(tableName = DEFAULT_SESSION_TABLE, rateLimitTableName
 }
 
 /**
- * An index's name, cut to 63 characters: PostgreSQL has always cut longer names there itself,
- * and MySQL/MariaDB refuse names over 64, so a 40-character table name's longest index
- * (`<name>_security_event_batch_idx`, 65) gets the very name PostgreSQL gave it on every engine.
+ * An index's name, cut to 63 characters when it is over MySQL's limit of 64: PostgreSQL has
+ * always cut names over 63 there itself, and MySQL/MariaDB refuse names over 64, so a 40-character
+ * table name's longest index (`<name>_security_event_batch_idx`, 65) gets the very name PostgreSQL
+ * gave it on every engine, and every name that worked before keeps it.
  */
 export function indexName(table: string, suffix: string): string {
-  return `${table}_${suffix}`.slice(0, 63);
+  const name = `${table}_${suffix}`;
+  return name.length > 64 ? name.slice(0, 63) : name;
 }
 
 /** Internal database shapes for a table whose name is only known at run time. */

@@ -132,7 +132,13 @@ export async function prismaPgShared(url: string): Promise<SharedStore> {
   const namespace = `sessauth_fresh_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client(url);
   await admin.connect();
-  await admin.query(`create schema ${namespace}; set search_path to ${namespace}; ${migration('postgresql')}`);
+  try {
+    await admin.query(`create schema ${namespace}; set search_path to ${namespace}; ${migration('postgresql')}`);
+  } catch (error) {
+    await admin.query(`drop schema if exists ${namespace} cascade`).catch(() => undefined);
+    await admin.end();
+    throw error;
+  }
   const clients = [0, 1].map(() => new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }, { schema: namespace }) }));
   const store = (index: number) => new PrismaSessionStore(clients[index] as SessauthPrismaClient, { provider: 'postgresql', schema: namespace });
   return {

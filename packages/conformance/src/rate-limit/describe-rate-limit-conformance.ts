@@ -120,6 +120,27 @@ export function describeRateLimitConformance(name: string, makeStore: () => Prom
       expect((await store().hit(a, 60, new Date())).count).toBe(2);
     });
 
+    it('hitMany() starts a new window for a key whose window ended, as hit() does', async (test) => {
+      const hitMany = store().hitMany;
+      if (hitMany === undefined) return test.skip(`${name}: the store has no hitMany (an optional capability)`);
+      const [a, b] = [newKey(), newKey()];
+      for (let hit = 0; hit < 3; hit += 1) await store().hit(a, 1, new Date());
+      await store().hit(b, 60, new Date());
+      await sleep(1100);
+      const now = new Date();
+      const results = await hitMany.call(
+        store(),
+        [
+          { key: a, windowSec: 1, limit: 2 },
+          { key: b, windowSec: 60, limit: 5 },
+        ],
+        now,
+      );
+      // Past its window, `a` counts from 1 again (within its limit of 2), so `b` is counted too.
+      expect(results.map((result) => result.count)).toEqual([1, 2]);
+      expect(results[0]?.resetAt.getTime()).toBeGreaterThan(now.getTime());
+    });
+
     it('hitMany() gives 30 concurrent calls the counts 1..30 on every key, each exactly once', async (test) => {
       const hitMany = store().hitMany;
       if (hitMany === undefined) return test.skip(`${name}: the store has no hitMany (an optional capability)`);

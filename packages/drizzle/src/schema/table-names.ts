@@ -36,11 +36,12 @@ export interface TableNames {
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;
 
 /**
- * Cut to 63 characters, as PostgreSQL has always cut longer names itself (MySQL/MariaDB refuse
- * over 64): a 40-character table name's `<name>_security_event_batch_idx` is 65.
+ * Cut to 63 characters when over MySQL's limit of 64, the name PostgreSQL has always cut it to
+ * itself (`@sessauth/kysely`'s rule): a 40-character table name's `<name>_security_event_batch_idx`
+ * is 65; every name that worked before keeps it.
  */
 function indexName(name: string): string {
-  return name.slice(0, 63);
+  return name.length > 64 ? name.slice(0, 63) : name;
 }
 
 export function tableNames(options: SessauthTableOptions = {}): TableNames {

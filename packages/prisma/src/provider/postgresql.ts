@@ -47,7 +47,7 @@ export const postgresqlSql: ProviderSql = {
     const values: unknown[] = [BigInt(nowMs)];
     const param = (value: unknown) => `$${values.push(value)}`;
     const steps = hits.map((hit, index) => {
-      // Cast: a parameter in a SELECT's list would otherwise be typed text, not the column's type.
+      // Typed here, whatever types the adapter sends its values with.
       const key = `${param(hit.key)}::text`;
       const resetAt = `${param(BigInt(nowMs + hit.windowMs))}::bigint`;
       const previous = hits[index - 1];

@@ -31,26 +31,32 @@ export class PrismaRateLimitStore implements RateLimitStore {
   }
 
   hit(key: string, windowSec: number, now: Date): Promise<{ count: number; resetAt: Date }> {
-    const { client, sql, names, transaction } = this.#ctx;
-    return guard('rate limit hit', this.#ctx.timeoutMs, async () => {
-      const state = await sql.hitCounter(client, names, digestOf(key), now.getTime(), windowSec * 1000, transaction);
-      return { count: state.count, resetAt: new Date(state.resetAtMs) };
-    });
+    return guard('rate limit hit', this.#ctx.timeoutMs, () => this.#hit(key, windowSec, now));
   }
 
   /**
    * The hits in order, stopping after the first past its limit: one statement on PostgreSQL
-   * (chained upserts), one `hit` at a time on MySQL and SQLite (each atomic, in order).
+   * (chained upserts), one hit at a time on MySQL and SQLite (each atomic, in order), all
+   * within one deadline.
    */
   hitMany(hits: readonly RateLimitHit[], now: Date): Promise<Array<{ count: number; resetAt: Date }>> {
     const { client, sql, names } = this.#ctx;
     const hitCounters = sql.hitCounters;
-    if (hitCounters === undefined) return hitInOrder(this, hits, now);
     return guard('rate limit hitMany', this.#ctx.timeoutMs, async () => {
+      // One deadline for the whole call, also where the hits go one at a time.
+      if (hitCounters === undefined || hits.length === 0)
+        return hitInOrder({ hit: (key, windowSec, at) => this.#hit(key, windowSec, at) }, hits, now);
       const counters = hits.map((hit) => ({ key: digestOf(hit.key), windowMs: hit.windowSec * 1000, limit: hit.limit }));
       const states = await hitCounters(client, names, counters, now.getTime());
       return states.map((state) => ({ count: state.count, resetAt: new Date(state.resetAtMs) }));
     });
+  }
+
+  /** One counter's hit, unguarded (the caller's guard bounds it). */
+  async #hit(key: string, windowSec: number, now: Date): Promise<{ count: number; resetAt: Date }> {
+    const { client, sql, names, transaction } = this.#ctx;
+    const state = await sql.hitCounter(client, names, digestOf(key), now.getTime(), windowSec * 1000, transaction);
+    return { count: state.count, resetAt: new Date(state.resetAtMs) };
   }
 
   /** The start-up check: the counters table has every column (and, on MySQL, a binary key). */
