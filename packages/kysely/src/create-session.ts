@@ -10,8 +10,9 @@ import type { StoreContext } from './store-context.js';
  * sessions beyond the cap and insert the new one. The lock (advisory on
  * PostgreSQL, a lock row on MySQL, the write lock on SQLite) also covers a user
  * with no rows yet, so concurrent logins can never leave more than the cap active.
- * MariaDB sends the whole transaction in one round trip (a compound statement);
- * PostgreSQL, MySQL and SQLite (in process) run it statement by statement.
+ * MariaDB sends the whole transaction in one round trip (a compound statement), PostgreSQL
+ * one statement calling migration 0009's function (`postgres/login-function.ts`); MySQL,
+ * PostgreSQL before 0009 and SQLite (in process) run it statement by statement.
  */
 export async function createSession(ctx: StoreContext, input: CreateSessionInput): Promise<SessionRecord> {
   const row = toInsertRow(input.session);
@@ -36,8 +37,8 @@ export async function createSession(ctx: StoreContext, input: CreateSessionInput
 }
 
 /**
- * The record after the one-trip form (MariaDB: `mysql/compound-statements.ts` says how it
- * stays atomic), from the newcomer's `expired_at` it answers (read back if it answered none).
+ * The record after the one-trip form (`mysql/compound-statements.ts` and
+ * `postgres/login-function.ts` say how each stays atomic), from the newcomer's `expired_at` it answers (read back if it answered none).
  */
 async function createdInOneTrip(ctx: StoreContext, row: SessionInsert, rows: unknown[]): Promise<SessionRecord> {
   const answer =

@@ -17,14 +17,7 @@ import {
 } from 'kysely';
 import type { DialectName } from './dialect/sql-dialect.js';
 import { resolveDialect } from './dialect/resolve-dialect.js';
-import { createSessionMigration } from './migrations/0001-create-session.js';
-import { createRateLimitMigration } from './migrations/0002-create-rate-limit.js';
-import { addSessionNameMigration } from './migrations/0003-session-name.js';
-import { addSessionAuthenticationMigration } from './migrations/0004-session-authentication.js';
-import { addSessionDpopMigration } from './migrations/0005-session-dpop.js';
-import { createSessionActivityMigration } from './migrations/0006-session-activity.js';
-import { createSecurityEventOutboxMigration } from './migrations/0007-security-event-outbox.js';
-import { addSessionDeviceBoundMigration } from './migrations/0008-session-device-bound.js';
+import { sessauthMigrations } from './migrations/all-migrations.js';
 import { tableNames } from './schema.js';
 
 export interface MigrationDdlOptions {
@@ -54,16 +47,7 @@ export async function migrationDdl(dialect: DialectName, options: MigrationDdlOp
   const statements: string[] = [];
   const db = new Kysely<unknown>({ dialect: recordingDialect(dialect, statements, collation) });
   const sqlDialect = resolveDialect(db, dialect);
-  const migrations = {
-    '0001-create-session': createSessionMigration(sqlDialect, names),
-    '0002-create-rate-limit': createRateLimitMigration(sqlDialect, names),
-    '0003-session-name': addSessionNameMigration(sqlDialect, names),
-    '0004-session-authentication': addSessionAuthenticationMigration(sqlDialect, names),
-    '0005-session-dpop': addSessionDpopMigration(sqlDialect, names),
-    '0006-session-activity': createSessionActivityMigration(sqlDialect, names),
-    '0007-security-event-outbox': createSecurityEventOutboxMigration(sqlDialect, names),
-    '0008-session-device-bound': addSessionDeviceBoundMigration(sqlDialect, names),
-  };
+  const migrations = sessauthMigrations(sqlDialect, names);
   const out = [
     `-- sessauth schema for ${dialect}: migrations ${Object.keys(migrations).join(', ')}.`,
     '-- Apply it with your own migration tool; do not also run migrateToLatest() on these tables.',

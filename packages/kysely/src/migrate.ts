@@ -1,14 +1,7 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationResult } from 'kysely';
+import { Migrator, sql, type Kysely, type MigrationResult } from 'kysely';
 import type { DialectName } from './dialect/sql-dialect.js';
 import { resolveDialect } from './dialect/resolve-dialect.js';
-import { createSessionMigration } from './migrations/0001-create-session.js';
-import { createRateLimitMigration } from './migrations/0002-create-rate-limit.js';
-import { addSessionNameMigration } from './migrations/0003-session-name.js';
-import { addSessionAuthenticationMigration } from './migrations/0004-session-authentication.js';
-import { addSessionDpopMigration } from './migrations/0005-session-dpop.js';
-import { createSessionActivityMigration } from './migrations/0006-session-activity.js';
-import { createSecurityEventOutboxMigration } from './migrations/0007-security-event-outbox.js';
-import { addSessionDeviceBoundMigration } from './migrations/0008-session-device-bound.js';
+import { sessauthMigrations } from './migrations/all-migrations.js';
 import { tableNames } from './schema.js';
 
 export interface MigrateOptions {
@@ -34,30 +27,32 @@ export interface MigrateSummary {
 export async function migrateToLatest<DB>(db: Kysely<DB>, options: MigrateOptions = {}): Promise<MigrateSummary> {
   const dialect = resolveDialect(db, options.dialect);
   const names = tableNames(options.tableName, options.rateLimitTableName);
-  const migrations: Record<string, Migration> = {
-    '0001-create-session': createSessionMigration(dialect, names),
-    '0002-create-rate-limit': createRateLimitMigration(dialect, names),
-    '0003-session-name': addSessionNameMigration(dialect, names),
-    '0004-session-authentication': addSessionAuthenticationMigration(dialect, names),
-    '0005-session-dpop': addSessionDpopMigration(dialect, names),
-    '0006-session-activity': createSessionActivityMigration(dialect, names),
-    '0007-security-event-outbox': createSecurityEventOutboxMigration(dialect, names),
-    '0008-session-device-bound': addSessionDeviceBoundMigration(dialect, names),
-  };
+  const migrations = sessauthMigrations(dialect, names);
   const migrator = new Migrator({
     db,
     provider: { getMigrations: () => Promise.resolve(migrations) },
     migrationTableName: names.migration,
     migrationLockTableName: names.migrationLock,
   });
-  const { error, results } =
+  let { error, results } =
     dialect.name === 'sqlite' ? await withSqliteBusyWait(db, () => migrator.migrateToLatest()) : await migrator.migrateToLatest();
+  // Kysely's PostgreSQL introspector lists every table of the database before it migrates, and
+  // that listing fails if another process drops some unrelated table meanwhile. Nothing has run
+  // then (no results), so another try is safe.
+  for (let retry = 0; retry < 3 && results === undefined && isUndefinedTable(error); retry += 1) {
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   if (error !== undefined) {
     const failed = results?.find((result: MigrationResult) => result.status === 'Error');
     const where = failed === undefined ? '' : ` (migration ${failed.migrationName})`;
     throw new Error(`@sessauth/kysely: migration failed${where}`, { cause: error });
   }
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}
+
+/** PostgreSQL's undefined_table. */
+function isUndefinedTable(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '42P01';
 }
 
 /**

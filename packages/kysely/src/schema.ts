@@ -100,6 +100,8 @@ export interface TableNames {
   readonly userLock: string;
   /** The activity history (`<session table>_activity`). */
   readonly activity: string;
+  /** PostgreSQL: the function that makes login's write one round trip (`<session table>_evict_beyond_cap`). */
+  readonly loginFunction: string;
   /** The Shared Signals outbox. */
   readonly securityEvent: string;
   /** Kysely Migrator bookkeeping, kept apart from the host application's own. */
@@ -121,6 +123,7 @@ export function tableNames(tableName = DEFAULT_SESSION_TABLE, rateLimitTableName
     rateLimit: rateLimitTableName,
     userLock: `${tableName}_user_lock`,
     activity: `${tableName}_activity`,
+    loginFunction: `${tableName}_evict_beyond_cap`,
     securityEvent: `${tableName}_security_event`,
     migration: `${tableName}_migration`,
     migrationLock: `${tableName}_migration_lock`,

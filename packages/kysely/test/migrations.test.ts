@@ -74,6 +74,7 @@ for (const target of ALL_TARGETS) {
             '0006-session-activity',
             '0007-security-event-outbox',
             '0008-session-device-bound',
+            '0009-login-function',
           ],
           [],
         ]);
@@ -135,6 +136,7 @@ for (const target of ALL_TARGETS) {
           '0006-session-activity',
           '0007-security-event-outbox',
           '0008-session-device-bound',
+          '0009-login-function',
         ]);
         const store = new KyselySessionStore(db, { tableName: fresh.tableName });
         expect((await store.findSession('old-session'))?.name).toBeNull();
@@ -177,6 +179,7 @@ for (const target of ALL_TARGETS) {
           '0006-session-activity',
           '0007-security-event-outbox',
           '0008-session-device-bound',
+          '0009-login-function',
         ]);
         const store = new KyselySessionStore(db, { tableName: fresh.tableName });
         expect(await store.findSession('old-session')).toMatchObject({ authTime: new Date(nowMs), amr: [], acr: null });

@@ -57,6 +57,8 @@ export const MIGRATION_COLUMNS: Readonly<Record<string, readonly TableColumns[]>
     },
   ],
   '0008-session-device-bound': [{ table: 'session', columns: ['device_bound_key'] }],
+  // PostgreSQL's login function: no table or column.
+  '0009-login-function': [],
 };
 
 /** One expected column and the migration that brings it. */

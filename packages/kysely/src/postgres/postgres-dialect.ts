@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { SqlDialect } from '../dialect/sql-dialect.js';
 import { upsertCounterReturning } from '../dialect/upsert-counter-returning.js';
 import { upsertCountersChained } from '../dialect/upsert-counters-chained.js';
+import { loginLockKey, oneTripCreatePostgres } from './login-function.js';
 
 /** PostgreSQL through kysely's PostgresDialect (`pg`). */
 export const postgresDialect: SqlDialect = {
@@ -17,8 +18,9 @@ export const postgresDialect: SqlDialect = {
   // A transaction-scoped advisory lock: released by COMMIT/ROLLBACK, no table, no
   // dead tuples. Keyed by table and user; a hash collision only serialises two users.
   async lockUser(trx, names, userId) {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`${names.session}:${userId}`}, 0))`.execute(trx);
+    await sql`select pg_advisory_xact_lock(hashtextextended(${loginLockKey(names, userId)}, 0))`.execute(trx);
   },
+  oneTripCreate: oneTripCreatePostgres,
 
   hitCounter: upsertCounterReturning,
   hitCounters: upsertCountersChained,
