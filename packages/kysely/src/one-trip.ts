@@ -1,16 +1,19 @@
 import type { CompiledQuery, Kysely } from 'kysely';
+import { NEEDS_READ_COMMITTED } from './postgres/login-function.js';
 
 /**
- * Databases whose server refused a one-trip form as not there: a compound statement as a syntax
- * error (MySQL), the login function as undefined (PostgreSQL before migration 0009). They keep
- * their statements until the process restarts.
+ * Databases (Kysely instances) whose server refused a one-trip form: a compound statement as a
+ * syntax error (MySQL), the login function as undefined (PostgreSQL before migration 0009) or
+ * under an isolation level other than READ COMMITTED. They keep their statements for the life of
+ * the instance.
  */
 const noOneTripForm = new WeakSet<object>();
 
 /** MySQL's ER_PARSE_ERROR: the statement was not run at all, so the statements may follow. */
 const PARSE_ERROR = 1064;
-/** PostgreSQL's undefined_function: refused while planning, nothing ran. */
+/** PostgreSQL's undefined_function, raised where a call names a function that is not there: nothing ran. */
 const UNDEFINED_FUNCTION = '42883';
+const FUNCTION_LOOKUP = 'ParseFuncOrColumn';
 
 /**
  * Runs a one-round-trip form of a store step; null when this server has no such statement
@@ -23,9 +26,18 @@ export async function runInOneTrip<DB>(db: Kysely<DB>, query: CompiledQuery | un
     const { rows } = await db.executeQuery(query);
     return Array.isArray(rows[0]) ? (rows[0] as unknown[]) : rows;
   } catch (error) {
-    const { errno, code } = error as { errno?: unknown; code?: unknown };
-    if (errno !== PARSE_ERROR && code !== UNDEFINED_FUNCTION) throw error;
+    if (!isAbsent(error)) throw error;
     noOneTripForm.add(db);
     return null;
   }
+}
+
+/**
+ * MySQL's syntax error; PostgreSQL's missing function (not a missing operator inside one), or the
+ * login function's refusal of an isolation level other than READ COMMITTED. Each rolled back
+ * everything, the lock included.
+ */
+function isAbsent(error: unknown): boolean {
+  const { errno, code, routine } = error as { errno?: unknown; code?: unknown; routine?: unknown };
+  return errno === PARSE_ERROR || (code === UNDEFINED_FUNCTION && routine === FUNCTION_LOOKUP) || code === NEEDS_READ_COMMITTED;
 }

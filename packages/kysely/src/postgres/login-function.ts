@@ -14,7 +14,16 @@ import type { SessionInsert } from '../session-row.js';
  * the lock is held until that statement's implicit COMMIT, so concurrent logins of one user never
  * leave more than the cap active. Only these five columns are named in the function, so later
  * columns need no new version of it: the insert stays the store's.
+ *
+ * Under REPEATABLE READ or SERIALIZABLE (a database's `default_transaction_isolation`) the
+ * function's statements would read the snapshot taken before the lock was granted, so it refuses
+ * with SQLSTATE SA001 and the store takes its transaction, which asks for READ COMMITTED. The
+ * call casts every argument, so no overload of another schema on the search path can be chosen
+ * in its place; the built-ins are named with `pg_catalog`.
  */
+export const NEEDS_READ_COMMITTED = 'SA001';
+
+/** The function `migration 0009-login-function` creates, and how to drop it. */
 export function loginFunctionDdl(names: TableNames): { create: string; drop: string } {
   const table = identifier(names.session);
   const fn = identifier(names.loginFunction);
@@ -23,7 +32,10 @@ returns boolean language plpgsql volatile as $sessauth$
 declare
   v_newcomer_evicted boolean;
 begin
-  perform pg_advisory_xact_lock(hashtextextended(p_lock_key, 0));
+  if pg_catalog.current_setting('transaction_isolation') <> 'read committed' then
+    raise exception 'sessauth: % needs READ COMMITTED', ${literal(names.loginFunction)} using errcode = '${NEEDS_READ_COMMITTED}';
+  end if;
+  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(p_lock_key, 0));
   with evicted as (
     select id from (
       select id, row_number() over (order by created_at desc, id collate "C" desc) as place
@@ -61,9 +73,12 @@ export function oneTripCreatePostgres(names: TableNames, row: SessionInsert, max
     parameters.push(value);
     return `$${parameters.length}`;
   };
-  const cap = Math.max(0, Math.trunc(maxActiveSessions));
-  const call = `${identifier(names.loginFunction)}(${slot(loginLockKey(names, row.user_id))}, ${slot(row.user_id)}, ${slot(row.id)}, ${slot(row.created_at)}, ${slot(cap)})`;
-  const columns = Object.keys(row) as (keyof SessionInsert)[];
+  // A cap that is not a finite number means no cap, as in the transaction's arithmetic.
+  const cap = Number.isFinite(maxActiveSessions) ? Math.min(Math.max(0, Math.trunc(maxActiveSessions)), INT_MAX) : INT_MAX;
+  const call = `${identifier(names.loginFunction)}(${slot(loginLockKey(names, row.user_id))}::text, ${slot(row.user_id)}::text, ${slot(row.id)}::text, ${slot(row.created_at)}::bigint, ${slot(cap)}::integer)`;
+  // `expired_at` always comes last and always reads the CTE: PostgreSQL skips a CTE nothing reads,
+  // and with it the lock.
+  const columns = [...(Object.keys(row) as (keyof SessionInsert)[]).filter((column) => column !== 'expired_at'), 'expired_at' as const];
   const values = columns.map((column) =>
     column === 'expired_at'
       ? `case when (select newcomer_evicted from admitted) then ${slot(row.created_at)}::bigint else ${slot(row.expired_at)}::bigint end`
@@ -73,6 +88,12 @@ export function oneTripCreatePostgres(names: TableNames, row: SessionInsert, max
 insert into ${identifier(names.session)} (${columns.map(identifier).join(', ')}) values (${values.join(', ')})
 returning expired_at`;
   return CompiledQuery.raw(text, parameters);
+}
+
+const INT_MAX = 2_147_483_647;
+
+function literal(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
 }
 
 function identifier(name: string): string {

@@ -12,13 +12,14 @@ export const postgresDialect: SqlDialect = {
   needsUserLockTable: false,
   batchedRead: 'any-array',
 
-  // READ COMMITTED (the default): each statement sees the latest committed rows.
-  transaction: (db, fn) => db.transaction().execute(fn),
+  // READ COMMITTED, asked for (a database may default to another): each statement sees the
+  // latest committed rows, so the read after the login lock sees every login before it.
+  transaction: (db, fn) => db.transaction().setIsolationLevel('read committed').execute(fn),
 
   // A transaction-scoped advisory lock: released by COMMIT/ROLLBACK, no table, no
   // dead tuples. Keyed by table and user; a hash collision only serialises two users.
   async lockUser(trx, names, userId) {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${loginLockKey(names, userId)}, 0))`.execute(trx);
+    await sql`select pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(${loginLockKey(names, userId)}::text, 0))`.execute(trx);
   },
   oneTripCreate: oneTripCreatePostgres,
 
