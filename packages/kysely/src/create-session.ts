@@ -38,7 +38,8 @@ export async function createSession(ctx: StoreContext, input: CreateSessionInput
 
 /**
  * The record after the one-trip form (`mysql/compound-statements.ts` and
- * `postgres/login-function.ts` say how each stays atomic), from the newcomer's `expired_at` it answers (read back if it answered none).
+ * `postgres/login-function.ts` say how each stays atomic), from the newcomer's `expired_at`
+ * it answers (read back if it answered none).
  */
 async function createdInOneTrip(ctx: StoreContext, row: SessionInsert, rows: unknown[]): Promise<SessionRecord> {
   const answer =

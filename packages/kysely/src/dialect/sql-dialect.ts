@@ -38,8 +38,9 @@ export interface SqlDialect {
    * Login's write (lock, cap, insert) as one round trip: one compound statement (MariaDB), one
    * statement calling migration 0009's function (PostgreSQL). It answers one row, the newcomer's
    * `expired_at` (on MariaDB inside a result set of its own). Absent, or refused as a syntax
-   * error (MySQL has no compound statement outside a stored program) or an undefined function
-   * (PostgreSQL before migration 0009): a transaction of statements.
+   * error (MySQL has no compound statement outside a stored program), an undefined function
+   * (PostgreSQL before migration 0009) or the function's refusal of an isolation level other
+   * than READ COMMITTED: a transaction of statements.
    */
   oneTripCreate?(names: TableNames, row: SessionInsert, maxActiveSessions: number): CompiledQuery;
   /**
