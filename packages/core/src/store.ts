@@ -34,3 +34,13 @@ export { hitInOrder } from './rate-limit/hit-in-order.js';
 export { findSessionsInBatches } from './store/find-sessions-in-batches.js';
 export { parseStoredAmr, parseStoredLocation } from './store/stored-columns.js';
 export { type SessionModelRow, toSessionModelRow, sessionRecordFromModelRow, isActiveModelRow } from './store/session-model-row.js';
+export {
+  type PostgresSessionTable,
+  type PostgresSessionColumns,
+  POSTGRES_NEEDS_READ_COMMITTED,
+  POSTGRES_UNDEFINED_FUNCTION,
+  postgresLoginFunctionName,
+  postgresLoginFunctionDdl,
+  postgresLoginLockKey,
+  postgresLoginStatement,
+} from './store/postgres-login-function.js';

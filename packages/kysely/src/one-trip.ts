@@ -1,5 +1,5 @@
 import type { CompiledQuery, Kysely } from 'kysely';
-import { NEEDS_READ_COMMITTED } from './postgres/login-function.js';
+import { POSTGRES_NEEDS_READ_COMMITTED, POSTGRES_UNDEFINED_FUNCTION } from '@sessauth/core/store';
 
 /**
  * Databases (Kysely instances) whose server refused a one-trip form: a compound statement as a
@@ -11,8 +11,7 @@ const noOneTripForm = new WeakSet<object>();
 
 /** MySQL's ER_PARSE_ERROR: the statement was not run at all, so the statements may follow. */
 const PARSE_ERROR = 1064;
-/** PostgreSQL's undefined_function, raised where a call names a function that is not there: nothing ran. */
-const UNDEFINED_FUNCTION = '42883';
+/** Where PostgreSQL raises undefined_function for a call naming a function that is not there: nothing ran. */
 const FUNCTION_LOOKUP = 'ParseFuncOrColumn';
 
 /**
@@ -39,5 +38,5 @@ export async function runInOneTrip<DB>(db: Kysely<DB>, query: CompiledQuery | un
  */
 function isAbsent(error: unknown): boolean {
   const { errno, code, routine } = error as { errno?: unknown; code?: unknown; routine?: unknown };
-  return errno === PARSE_ERROR || (code === UNDEFINED_FUNCTION && routine === FUNCTION_LOOKUP) || code === NEEDS_READ_COMMITTED;
+  return errno === PARSE_ERROR || (code === POSTGRES_UNDEFINED_FUNCTION && routine === FUNCTION_LOOKUP) || code === POSTGRES_NEEDS_READ_COMMITTED;
 }

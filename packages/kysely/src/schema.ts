@@ -1,3 +1,4 @@
+import { postgresLoginFunctionName } from '@sessauth/core/store';
 import type { ColumnType } from 'kysely';
 
 /**
@@ -123,7 +124,7 @@ export function tableNames(tableName = DEFAULT_SESSION_TABLE, rateLimitTableName
     rateLimit: rateLimitTableName,
     userLock: `${tableName}_user_lock`,
     activity: `${tableName}_activity`,
-    loginFunction: `${tableName}_evict_beyond_cap`,
+    loginFunction: postgresLoginFunctionName(tableName),
     securityEvent: `${tableName}_security_event`,
     migration: `${tableName}_migration`,
     migrationLock: `${tableName}_migration_lock`,
