@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { postgresLoginFunctionDdl } from '@sessauth/core/store';
 import { migrateToLatest, openKyselyFromUrl } from '@sessauth/kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeTable } from './support/describe-schema.js';
@@ -45,3 +48,22 @@ for (const target of ALL_TARGETS) {
     });
   });
 }
+
+// The login function (PostgreSQL): migration 0007 is the statement @sessauth/kysely's migration
+// 0009 runs and Drizzle's custom migration holds (the core's `postgresLoginFunctionDdl`), written
+// out readable, so a database moves between the stores with the same function.
+describe("Prisma's migration 0007 (PostgreSQL) is the stores' one login function", () => {
+  it('statement for statement, whitespace aside', () => {
+    const file = readFileSync(
+      fileURLToPath(new URL('../prisma/postgresql/migrations/0007_sessauth_login_function/migration.sql', import.meta.url)),
+      'utf8',
+    );
+    const statement = file
+      .split('\n')
+      .filter((line) => !line.startsWith('--'))
+      .join('\n')
+      .replace(/\s+/g, ' ')
+      .trim();
+    expect(statement).toBe(`${postgresLoginFunctionDdl('sessauth_session').create};`);
+  });
+});

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -8,12 +8,13 @@ import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaMariaDb } from '@prisma/adapter-mariadb';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { StoreFactory } from '@sessauth/conformance';
-import type { SessionStore } from '@sessauth/core';
-import { type DrizzleDatabase, DrizzleSessionStore, type SessauthTables } from '@sessauth/drizzle';
+import type { RateLimitStore, SessionStore } from '@sessauth/core';
+import { postgresLoginFunctionDdl } from '@sessauth/core/store';
+import { type DrizzleDatabase, DrizzleRateLimitStore, DrizzleSessionStore, type SessauthTables } from '@sessauth/drizzle';
 import { sessauthMysqlTables } from '@sessauth/drizzle/mysql';
-import { sessauthPgTables } from '@sessauth/drizzle/pg';
+import { sessauthPgLoginFunction, sessauthPgTables } from '@sessauth/drizzle/pg';
 import { sessauthSqliteTables } from '@sessauth/drizzle/sqlite';
-import { PrismaSessionStore, type PrismaProvider, type SessauthPrismaClient } from '@sessauth/prisma';
+import { PrismaRateLimitStore, PrismaSessionStore, type PrismaProvider, type SessauthPrismaClient } from '@sessauth/prisma';
 import Database from 'better-sqlite3';
 import { getTableName, type Table } from 'drizzle-orm';
 import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
@@ -44,13 +45,23 @@ interface DrizzleCell {
   close(): Promise<void>;
 }
 
-async function drizzleCell(engine: Engine, url: string, names: { tableName: string; rateLimitTableName: string }): Promise<DrizzleCell> {
+async function drizzleCell(
+  engine: Engine,
+  url: string,
+  names: { tableName: string; rateLimitTableName: string },
+  connection: OrmPgOptions['connection'] = {},
+): Promise<DrizzleCell> {
   if (engine === 'postgres') {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const pool = new pg.Pool({ connectionString: url, max: 10, ...connection });
     pool.on('error', () => undefined);
     const tables = sessauthPgTables(names);
-    const ddl = await generateMigration(generateDrizzleJson({}), generateDrizzleJson({ ...tables }));
-    return { db: drizzlePg(pool), tables, ddl, run: (statement) => pool.query(statement), close: () => pool.end() };
+    // drizzle-kit's statements, then the custom migration the package's README asks for.
+    const ddl = [...(await generateMigration(generateDrizzleJson({}), generateDrizzleJson({ ...tables }))), sessauthPgLoginFunction(names)];
+    const close = async () => {
+      await pool.query(postgresLoginFunctionDdl(names.tableName).drop);
+      await pool.end();
+    };
+    return { db: drizzlePg(pool), tables, ddl, run: (statement) => pool.query(statement), close };
   }
   if (engine === 'mysql') {
     const pool = createPool({ uri: url, connectionLimit: 10 });
@@ -151,6 +162,72 @@ export async function prismaPgShared(url: string): Promise<SharedStore> {
   };
 }
 
+/** One ORM's session and rate-limit stores on PostgreSQL, on one client, their tables made as a user of it makes them. */
+export interface OrmPgStores {
+  readonly store: SessionStore;
+  readonly rateLimitStore: RateLimitStore;
+  /** The session table as a statement names it (schema-qualified for Prisma's schema of its own). */
+  readonly sessionTable: string;
+  /** The session table's own name (the login lock's key). */
+  readonly sessionTableName: string;
+  close(): Promise<void>;
+}
+
+export interface OrmPgOptions {
+  /** Make the login function (Prisma's migration 0007, Drizzle's custom migration). @default true */
+  readonly loginFunction?: boolean;
+  /** The store's connections' `options` (`-c name=value`), `application_name` and pool size. */
+  readonly connection?: { readonly options?: string; readonly application_name?: string; readonly max?: number };
+}
+
+/** Prisma (adapter-pg, the package's migrations in a schema of its own) or Drizzle (node-postgres, drizzle-kit's statements and the login function). */
+export async function ormPgStores(orm: 'prisma' | 'drizzle', url: string, options: OrmPgOptions = {}): Promise<OrmPgStores> {
+  const withFunction = options.loginFunction ?? true;
+  const suffix = randomBytes(4).toString('hex');
+  if (orm === 'drizzle') {
+    const names = { tableName: `sessauth_trips_${suffix}`, rateLimitTableName: `sessauth_trips_${suffix}_rl` };
+    const cell = await drizzleCell('postgres', url, names, options.connection);
+    const close = async () => {
+      try {
+        for (const table of Object.values(cell.tables) as Table[]) await cell.run(`drop table if exists ${getTableName(table)}`);
+      } finally {
+        await cell.close();
+      }
+    };
+    try {
+      for (const statement of cell.ddl) if (withFunction || !statement.includes('_evict_beyond_cap')) await cell.run(statement);
+    } catch (error) {
+      await close();
+      throw error;
+    }
+    return {
+      store: new DrizzleSessionStore(cell.db, { tables: cell.tables }),
+      rateLimitStore: new DrizzleRateLimitStore(cell.db, { tables: cell.tables }),
+      sessionTable: `"${names.tableName}"`,
+      sessionTableName: names.tableName,
+      close,
+    };
+  }
+  const PrismaClient = await prismaClientClass('postgresql');
+  const namespace = `sessauth_trips_${suffix}`;
+  const admin = new pg.Client(url);
+  await admin.connect();
+  const steps = withFunction ? migration('postgresql') : migration('postgresql', (step) => !step.endsWith('_login_function'));
+  await admin.query(`create schema ${namespace}; set search_path to ${namespace}; ${steps}`);
+  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 4, ...options.connection }, { schema: namespace }) });
+  return {
+    store: new PrismaSessionStore(prisma, { provider: 'postgresql', schema: namespace }),
+    rateLimitStore: new PrismaRateLimitStore(prisma, { provider: 'postgresql', schema: namespace }),
+    sessionTable: `"${namespace}"."sessauth_session"`,
+    sessionTableName: 'sessauth_session',
+    async close() {
+      await prisma.$disconnect();
+      await admin.query(`drop schema ${namespace} cascade`);
+      await admin.end();
+    },
+  };
+}
+
 const prismaPackage = dirname(createRequire(import.meta.url).resolve('@sessauth/prisma/package.json'));
 
 /**
@@ -165,16 +242,11 @@ async function prismaClientClass(
   return module.PrismaClient;
 }
 
-/** Every migration the package ships for the provider, in order, as one script. */
-const migration = (folder: string) =>
-  [
-    '0001_sessauth_init',
-    '0002_sessauth_session_authentication',
-    '0003_sessauth_dpop',
-    '0004_sessauth_session_activity',
-    '0005_sessauth_security_event_outbox',
-    '0006_sessauth_device_bound',
-  ]
+/** Every migration the package ships for the provider (PostgreSQL has one more, the login function), in order, as one script. */
+const migration = (folder: string, include: (step: string) => boolean = () => true) =>
+  readdirSync(join(prismaPackage, 'prisma', folder, 'migrations'))
+    .filter(include)
+    .sort()
     .map((step) => readFileSync(join(prismaPackage, 'prisma', folder, 'migrations', step, 'migration.sql'), 'utf8'))
     .join('\n');
 

@@ -39,6 +39,9 @@ function sqlStore(url: string, onClose: () => void = () => {}): StoreFactory {
           ]) {
             await sql`drop table if exists ${sql.table(table)}`.execute(opened.db);
           }
+          // Migration 0009's login function (PostgreSQL) outlives its table otherwise.
+          if (opened.dialect === 'postgres')
+            await sql.raw(`drop function if exists "${tableName}_evict_beyond_cap"(text, text, text, bigint, integer)`).execute(opened.db);
         } finally {
           await opened.destroy();
           onClose();

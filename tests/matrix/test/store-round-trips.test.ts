@@ -6,6 +6,7 @@ import { KyselyRateLimitStore, createKyselyStore, migrateToLatest, openKyselyFro
 import { RedisRateLimitStore, RedisSessionStore, createRedisClient } from '@sessauth/redis';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ormPgStores } from '../src/orm-stores.js';
 import { type RoundTripCounter, startRoundTripCounter } from '../src/round-trip-counter.js';
 
 // Issue 24 point 3: a login costs at most two store round trips (one before the password check,
@@ -94,10 +95,30 @@ function redisCell(): Promise<Cell | null> {
   });
 }
 
+/** An ORM store on PostgreSQL behind the relay: Prisma's migrations or drizzle-kit's tables with the login function. */
+function ormPgCell(orm: 'prisma' | 'drizzle'): () => Promise<Cell | null> {
+  return () =>
+    reachService('PostgreSQL 127.0.0.1:5432', async () => {
+      const counter = await startRoundTripCounter({ port: 5432 });
+      const stores = await ormPgStores(orm, `postgres://postgres@127.0.0.1:${counter.port}/test`);
+      return {
+        counter,
+        store: stores.store,
+        rateLimitStore: stores.rateLimitStore,
+        async close() {
+          await stores.close();
+          await counter.close();
+        },
+      };
+    });
+}
+
 const CELLS: Record<string, () => Promise<Cell | null>> = {
   postgres: kyselyCell('PostgreSQL 127.0.0.1:5432', 5432, (port) => `postgres://postgres@127.0.0.1:${port}/test`),
   mariadb: kyselyCell('MariaDB/MySQL 127.0.0.1:3306', 3306, (port) => `mysql://root@127.0.0.1:${port}/test`),
   redis: redisCell,
+  'prisma postgres': ormPgCell('prisma'),
+  'drizzle postgres': ormPgCell('drizzle'),
 };
 
 /** Every per-client budget on, as a host that turns them all on has them. */
@@ -154,7 +175,8 @@ for (const [name, open] of Object.entries(CELLS)) {
     }
 
     // Trips after the password check: one on every store here (PostgreSQL: the
-    // statement calling migration 0009's login function; MariaDB: a compound statement; Redis: a
+    // statement calling the login function of Kysely's migration 0009, Prisma's migration 0007 or
+    // Drizzle's custom migration; MariaDB: a compound statement; Redis: a
     // script). An earlier PostgreSQL one-trip form (two statements in one simple query) hung logins
     // in the HTTP matrix and was taken out; the function is one ordinary statement.
     it('a login takes one round trip before the password and one after', async (context) => {

@@ -5,10 +5,11 @@ import { rotateMatch, swapSet, type RotateValues } from '../store/conditions.js'
 import type { QueryDb, SessionEngine } from '../store/engine.js';
 import type { SwapResult } from '../store/rotate-outcome.js';
 import type { SessionRow } from '../store/session-row.js';
-import { sessionRecordFromModelRow } from '@sessauth/core/store';
+import { postgresLoginLockKey, sessionRecordFromModelRow } from '@sessauth/core/store';
 import { type UpsertReturningDb, upsertCounterReturning } from '../store/upsert-counter.js';
 import type { SessauthPgTables } from './schema.js';
 import { upsertCountersChained } from './upsert-counters-chained.js';
+import { insertInOneStatement } from './login-statement.js';
 
 /** Any drizzle PostgreSQL database (node-postgres, postgres.js, PGlite, ...); its schema does not matter here. */
 export type AnyPgDatabase = PgDatabase<PgQueryResultHKT, Record<string, unknown>>;
@@ -20,6 +21,22 @@ export function postgresEngine(db: AnyPgDatabase, tables: SessauthPgTables): Ses
     const [row] = await executor.update(t).set(swapSet(values)).where(rotateMatch(t, values)).returning();
     return row === undefined ? 'no_swap' : sessionRecordFromModelRow(row as SessionRow);
   };
+  const transactions = asyncTransactions<AnyPgDatabase>({
+    session: t,
+    activity: tables.activity,
+    // READ COMMITTED, asked for (a database may default to another): each statement sees the
+    // latest committed rows, so the read after the login lock sees every login before it.
+    transaction: (work) => db.transaction(work, { isolationLevel: 'read committed' }),
+    builders: (tx) => tx as unknown as QueryDb,
+    // A transaction-scoped advisory lock: released by COMMIT/ROLLBACK, no table, no dead
+    // tuples. The key is the one @sessauth/kysely and the login function take, so they all exclude each other.
+    lockUser: async (tx, userId) => {
+      const key = postgresLoginLockKey(getTableName(t), userId);
+      await tx.execute(sql`select pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(${key}::text, 0))`);
+    },
+    readForUpdate: async (tx, id) => (await tx.select().from(t).where(eq(t.id, id)).for('update'))[0] as SessionRow | undefined,
+    swap,
+  });
   return {
     name: 'postgres',
     batchedReads: true,
@@ -29,20 +46,9 @@ export function postgresEngine(db: AnyPgDatabase, tables: SessauthPgTables): Ses
     // Counted from RETURNING: the drivers disagree on where an UPDATE's row count is.
     changed: async (query) => (await query.returning!({ one: sql`1` })).length,
     swap: (values) => swap(db, values),
-    ...asyncTransactions<AnyPgDatabase>({
-      session: t,
-      activity: tables.activity,
-      // READ COMMITTED (the default): each statement sees the latest committed rows.
-      transaction: (work) => db.transaction(work),
-      builders: (tx) => tx as unknown as QueryDb,
-      // A transaction-scoped advisory lock: released by COMMIT/ROLLBACK, no table, no dead
-      // tuples. The key is the one @sessauth/kysely takes, so the two stores exclude each other.
-      lockUser: async (tx, userId) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${getTableName(t)}:${userId}`}, 0))`);
-      },
-      readForUpdate: async (tx, id) => (await tx.select().from(t).where(eq(t.id, id)).for('update'))[0] as SessionRow | undefined,
-      swap,
-    }),
+    ...transactions,
+    // One statement through the login function where the database has it, else the transaction.
+    insertWithinCap: async (row, cap) => (await insertInOneStatement(db, t, row, cap)) ?? transactions.insertWithinCap(row, cap),
     insertNew: async (table, rows) => {
       await db
         .insert(table as PgTable)

@@ -3,6 +3,7 @@
 // migrations. The layout is the one `@sessauth/kysely` migrates, column for column and index
 // for index, so a database can move between the two stores.
 import { bigint, customType, index, integer, pgTable, text, varchar } from 'drizzle-orm/pg-core';
+import { postgresLoginFunctionDdl } from '@sessauth/core/store';
 import { type SessauthTableOptions, tableNames } from '../schema/table-names.js';
 
 export { DEFAULT_RATE_LIMIT_TABLE, DEFAULT_SESSION_TABLE, type SessauthTableOptions } from '../schema/table-names.js';
@@ -123,3 +124,14 @@ const defaults = sessauthPgTables();
 export const sessauthSession = defaults.session;
 /** `sessauth_rate_limit`: the fixed-window counters of the rate limiter. */
 export const sessauthRateLimit = defaults.rateLimit;
+
+/**
+ * The statement of the custom migration that lets a login write its session in one round trip
+ * (the function `<tableName>_evict_beyond_cap`; drizzle-kit does not manage functions, so it is
+ * not in the tables above). Until it exists, logins take a transaction, as before. Make the file
+ * with `npx drizzle-kit generate --custom --name sessauth-login-function` and put this statement
+ * in it; the function keeps the search_path it is made with, so it finds the table made there.
+ */
+export function sessauthPgLoginFunction(options: SessauthTableOptions = {}): string {
+  return `${postgresLoginFunctionDdl(tableNames(options).session).create};`;
+}

@@ -34,3 +34,8 @@ export function isMissing(what: 'table' | 'column', error: unknown): boolean {
     return code === 'SQLITE_ERROR' && typeof message === 'string' && message.startsWith(`no such ${what}:`);
   });
 }
+
+/** The database's own error code (PostgreSQL's SQLSTATE) of the first error in the chain that has one. */
+export function driverCode(error: unknown): unknown {
+  return driverErrors(error).find(({ code }) => typeof code === 'string')?.code;
+}

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reachService } from '@sessauth/conformance';
+import { postgresLoginFunctionDdl } from '@sessauth/core/store';
 import Database from 'better-sqlite3';
 import { getTableName, sql, type Table } from 'drizzle-orm';
 import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
@@ -12,7 +13,7 @@ import { createPool } from 'mysql2';
 import pg from 'pg';
 import type { DrizzleDatabase, SessauthTables } from '../../src/index.js';
 import { sessauthMysqlTables } from '../../src/mysql/schema.js';
-import { sessauthPgTables } from '../../src/pg/schema.js';
+import { sessauthPgLoginFunction, sessauthPgTables } from '../../src/pg/schema.js';
 import { sessauthSqliteTables } from '../../src/sqlite/schema.js';
 import type { RowQuery } from './describe-schema.js';
 import { type Dialect, drizzleKitDdl } from './drizzle-kit-ddl.js';
@@ -104,6 +105,8 @@ async function openTables(dialect: Dialect, location: string, cleanup: () => voi
           ? sessauthMysqlTables({ ...names, collation: await binaryCollation(first.db) })
           : sessauthSqliteTables(names);
     for (const statement of await drizzleKitDdl(dialect, { ...tables })) await first.run(statement);
+    // The custom migration the README asks for on PostgreSQL: logins in one statement.
+    if (dialect === 'postgres') await first.run(sessauthPgLoginFunction(names));
     return {
       db: first.db,
       dialect,
@@ -115,6 +118,7 @@ async function openTables(dialect: Dialect, location: string, cleanup: () => voi
       async close() {
         try {
           for (const table of Object.values(tables) as Table[]) await first.run(`drop table if exists ${quote(dialect, getTableName(table))}`);
+          if (dialect === 'postgres') await first.run(postgresLoginFunctionDdl(names.tableName).drop);
         } finally {
           await first.close();
           cleanup();

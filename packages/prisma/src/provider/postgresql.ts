@@ -1,3 +1,4 @@
+import { type PostgresSessionColumns, postgresLoginLockKey, postgresLoginStatement } from '@sessauth/core/store';
 import { counterState } from './counter-row.js';
 import type { ProviderSql } from './provider-sql.js';
 
@@ -6,16 +7,33 @@ export const postgresqlSql: ProviderSql = {
   provider: 'postgresql',
   batchedReads: true,
   updateReturning: true,
-  // READ COMMITTED, the default: each statement sees the latest committed rows.
+  // READ COMMITTED, asked for (a database may default to another): each statement sees the latest
+  // committed rows, so the read after the login lock sees every login before it.
+  isolationLevel: 'ReadCommitted',
   quote: (identifier) => `"${identifier}"`,
   placeholder: (index) => `$${index}`,
   keepStoredRow: 'on conflict ("id") do nothing',
+
+  // The model's fields are its columns in snake case (the @map of sessauth.prisma); every
+  // number is a BIGINT column, sent as one.
+  loginStatement: (names, row, maxActiveSessions) => {
+    const columns = Object.fromEntries(
+      Object.entries(row).map(([field, value]) => [
+        field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
+        typeof value === 'number' ? BigInt(value) : value,
+      ]),
+    ) as unknown as PostgresSessionColumns;
+    return postgresLoginStatement({ table: names.sessionTable, schema: names.schema }, columns, maxActiveSessions);
+  },
 
   // A transaction-scoped advisory lock: released by COMMIT/ROLLBACK, no table. The key is the one
   // @sessauth/kysely takes, so the two stores exclude each other on one database. `execute`, not
   // `query`: the function returns void, a type Prisma's result mapping does not read.
   async lockUser(tx, names, userId) {
-    await tx.$executeRawUnsafe('select pg_advisory_xact_lock(hashtextextended($1, 0))', `${names.sessionTable}:${userId}`);
+    await tx.$executeRawUnsafe(
+      'select pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended($1::text, 0))',
+      postgresLoginLockKey(names.sessionTable, userId),
+    );
   },
 
   async lockSession(tx, names, id) {

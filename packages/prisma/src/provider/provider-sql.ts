@@ -1,3 +1,4 @@
+import type { SessionModelRow } from '@sessauth/core/store';
 import type { SessauthPrismaClient, SessauthPrismaTransaction, TransactionOptions } from '../client/prisma-like.js';
 
 /** Prisma's datasource provider names the stores support. */
@@ -14,6 +15,8 @@ export interface RawNames {
   readonly securityEvent: string;
   /** The session table's own name, unquoted (the advisory lock's key, as @sessauth/kysely takes it). */
   readonly sessionTable: string;
+  /** The `schema` option, unquoted (PostgreSQL), when the statements name one. */
+  readonly schema?: string | undefined;
 }
 
 /** A counter after one hit. */
@@ -53,6 +56,12 @@ export interface ProviderSql {
   readonly keepStoredRow: string;
   /** The raw statements' placeholder for the `index`-th value (1-based): `$1` or `?`. */
   placeholder(index: number): string;
+  /**
+   * PostgreSQL: the login as one statement through the function of migration
+   * 0007_sessauth_login_function (the core's `postgresLoginStatement`); it answers the newcomer's
+   * `expired_at` as stored. The others keep the login's transaction.
+   */
+  loginStatement?(names: RawNames, row: SessionModelRow<number>, maxActiveSessions: number): { text: string; parameters: unknown[] };
   /** Serialises the logins of one user until the transaction ends, also before the user's first row exists. */
   lockUser(tx: SessauthPrismaTransaction, names: RawNames, userId: string): Promise<void>;
   /** Locks one session row until the transaction ends (SQLite: nothing; its write lock covers it). */

@@ -28,3 +28,8 @@ export function isMissing(what: 'table' | 'column', error: unknown): boolean {
   if (code(error) === (what === 'table' ? 'P2021' : 'P2022')) return true;
   return adapterCause(error)?.kind === (what === 'table' ? 'TableDoesNotExist' : 'ColumnNotFound');
 }
+
+/** The database's own error code (PostgreSQL's SQLSTATE) under Prisma's error, where a driver adapter gave one. */
+export function originalCode(error: unknown): unknown {
+  return adapterCause(error)?.originalCode;
+}

@@ -116,6 +116,7 @@ export function createClientContext(
       activity: prefix + sql.quote(plain.activity),
       securityEvent: prefix + sql.quote(plain.securityEvent),
       sessionTable: plain.session,
+      schema: options.schema,
     },
     timeoutMs,
     purgeBatchSize,

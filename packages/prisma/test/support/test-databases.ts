@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,16 +57,10 @@ export interface TestTarget {
   open(tables?: Tables): Promise<TestDatabase | null>;
 }
 
-/** Every migration of the provider's folder, in order, as one script. */
+/** Every migration of the provider's folder (PostgreSQL has one more, the login function), in order, as one script. */
 const migration = (folder: string) =>
-  [
-    '0001_sessauth_init',
-    '0002_sessauth_session_authentication',
-    '0003_sessauth_dpop',
-    '0004_sessauth_session_activity',
-    '0005_sessauth_security_event_outbox',
-    '0006_sessauth_device_bound',
-  ]
+  readdirSync(fileURLToPath(new URL(`../../prisma/${folder}/migrations/`, import.meta.url)))
+    .sort()
     .map((step) => readFileSync(fileURLToPath(new URL(`../../prisma/${folder}/migrations/${step}/migration.sql`, import.meta.url)), 'utf8'))
     .join('\n');
 
