@@ -37,9 +37,13 @@ export { type SessionModelRow, toSessionModelRow, sessionRecordFromModelRow, isA
 export {
   type PostgresSessionTable,
   type PostgresSessionColumns,
+  type PostgresLoginStatementOptions,
   POSTGRES_NEEDS_READ_COMMITTED,
+  POSTGRES_OTHER_TABLE,
   POSTGRES_UNDEFINED_FUNCTION,
+  POSTGRES_FUNCTION_LOOKUP,
   postgresLoginFunctionName,
+  postgresLoginFunctionSignature,
   postgresLoginFunctionDdl,
   postgresLoginLockKey,
   postgresLoginStatement,

@@ -84,7 +84,7 @@ describe("@sessauth/drizzle's README on PostgreSQL: the custom migration of the 
   it('drizzle-kit migrate creates the function, keeping its search_path', async (test) => {
     if (pool === null) return test.skip('PostgreSQL unreachable (named in the skip line above)');
     const { rows } = await pool.query<{ config: string[] | null }>(
-      `select proconfig as config from pg_proc where oid = to_regprocedure('sessauth_session_evict_beyond_cap(text, text, text, bigint, integer)')`,
+      `select proconfig as config from pg_proc where oid = to_regprocedure('sessauth_session_evict_beyond_cap(text, text, text, bigint, integer, regclass, integer)')`,
     );
     expect(rows).toHaveLength(1);
     expect(rows[0]?.config?.some((setting) => setting.startsWith('search_path='))).toBe(true);

@@ -17,7 +17,9 @@ import type { StoreContext } from './store-context.js';
 export async function createSession(ctx: StoreContext, input: CreateSessionInput): Promise<SessionRecord> {
   const row = toInsertRow(input.session);
   const oneTrip = ctx.dialect.oneTripCreate;
-  const answered = await runInOneTrip(ctx.db, oneTrip?.(ctx.names, row, input.maxActiveSessions));
+  // The statement waits for the user's lock no longer than the call's deadline: a login already
+  // answered with 503 must not commit later.
+  const answered = await runInOneTrip(ctx.db, oneTrip?.(ctx.names, row, input.maxActiveSessions, ctx.policy.timeoutMs));
   if (answered !== null) return createdInOneTrip(ctx, row, answered);
   const now = row.created_at;
   await ctx.dialect.transaction(ctx.db, async (trx) => {

@@ -1,18 +1,16 @@
 import type { CompiledQuery, Kysely } from 'kysely';
-import { POSTGRES_NEEDS_READ_COMMITTED, POSTGRES_UNDEFINED_FUNCTION } from '@sessauth/core/store';
+import { POSTGRES_FUNCTION_LOOKUP, POSTGRES_NEEDS_READ_COMMITTED, POSTGRES_OTHER_TABLE, POSTGRES_UNDEFINED_FUNCTION } from '@sessauth/core/store';
 
 /**
  * Databases (Kysely instances) whose server refused a one-trip form: a compound statement as a
- * syntax error (MySQL), the login function as undefined (PostgreSQL before migration 0009) or
- * under an isolation level other than READ COMMITTED. They keep their statements for the life of
+ * syntax error (MySQL), the login function as undefined (PostgreSQL before migration 0009), under
+ * an isolation level other than READ COMMITTED, or as keeping another table's cap. They keep their statements for the life of
  * the instance.
  */
 const noOneTripForm = new WeakSet<object>();
 
 /** MySQL's ER_PARSE_ERROR: the statement was not run at all, so the statements may follow. */
 const PARSE_ERROR = 1064;
-/** Where PostgreSQL raises undefined_function for a call naming a function that is not there: nothing ran. */
-const FUNCTION_LOOKUP = 'ParseFuncOrColumn';
 
 /**
  * Runs a one-round-trip form of a store step; null when this server has no such statement
@@ -33,10 +31,15 @@ export async function runInOneTrip<DB>(db: Kysely<DB>, query: CompiledQuery | un
 
 /**
  * MySQL's syntax error; PostgreSQL's missing function (not a missing operator inside one), or the
- * login function's refusal of an isolation level other than READ COMMITTED. Each rolled back
- * everything, the lock included.
+ * login function's refusal of an isolation level other than READ COMMITTED or of a table other
+ * than its own. Each rolled back everything, the lock included.
  */
 function isAbsent(error: unknown): boolean {
   const { errno, code, routine } = error as { errno?: unknown; code?: unknown; routine?: unknown };
-  return errno === PARSE_ERROR || (code === POSTGRES_UNDEFINED_FUNCTION && routine === FUNCTION_LOOKUP) || code === POSTGRES_NEEDS_READ_COMMITTED;
+  return (
+    errno === PARSE_ERROR ||
+    (code === POSTGRES_UNDEFINED_FUNCTION && routine === POSTGRES_FUNCTION_LOOKUP) ||
+    code === POSTGRES_NEEDS_READ_COMMITTED ||
+    code === POSTGRES_OTHER_TABLE
+  );
 }

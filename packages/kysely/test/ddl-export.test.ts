@@ -77,7 +77,7 @@ for (const target of ALL_TARGETS) {
       }
       if (dialect === 'postgres') {
         // The login function (0009) is in the export too: the store below writes its login in one statement.
-        const signature = `"${names.tableName}_evict_beyond_cap"(text, text, text, bigint, integer)`;
+        const signature = `"${names.tableName}_evict_beyond_cap"(text, text, text, bigint, integer, regclass, integer)`;
         const found = await sql<{ fn: string | null }>`select to_regprocedure(${signature})::text as fn`.execute(db);
         expect(found.rows[0]?.fn).not.toBeNull();
       }

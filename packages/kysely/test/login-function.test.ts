@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { newSessionFixture } from '@sessauth/conformance';
+import { newSessionFixture, reachService } from '@sessauth/conformance';
 import type { NewSession } from '@sessauth/core/store';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KyselySessionStore } from '../src/index.js';
+import { migrationDdl } from '../src/ddl.js';
 import { loginFunctionDdl, oneTripCreatePostgres } from '../src/postgres/login-function.js';
 import { toInsertRow } from '../src/session-row.js';
 import { tableNames } from '../src/schema.js';
@@ -155,7 +156,7 @@ describe('login in one statement on PostgreSQL (migration 0009-login-function)',
       for (const session of [first, second]) await oldStore.createSession({ session, maxActiveSessions: 2 });
       // The function's login statement, inside a transaction left open: it holds the lock.
       await holder.query('begin isolation level read committed');
-      const statement = oneTripCreatePostgres(names, toInsertRow(third), 2);
+      const statement = oneTripCreatePostgres(names, toInsertRow(third), 2, 5000);
       await holder.query(statement.sql, [...statement.parameters]);
       old.statements.length = 0;
       const login = oldStore.createSession({ session: fourth, maxActiveSessions: 2 });
@@ -218,5 +219,55 @@ describe('login in one statement on PostgreSQL (migration 0009-login-function)',
     expect(created.expiredAt?.getTime()).toBe(late.createdAt.getTime());
     expect((await store.findSession(late.id))?.expiredAt?.getTime()).toBe(late.createdAt.getTime());
     expect(await activeIds(store, userId, base)).toEqual(newestIds(newer, 2));
+  });
+});
+
+// The function keeps the search_path its migration ran with; the caller names the table its insert
+// goes to. Two schemas on the caller's search_path, the function only in the second: without the
+// check it revoked sessions in the second schema's table while the row went into the first, which
+// then held more than the cap (found in review).
+describe('a login function of another schema on the search_path', () => {
+  it('refuses (SA002); the store keeps its transaction, and the cap in its own table', async (test) => {
+    const admin = await reachService('PostgreSQL 127.0.0.1:5432', async () => {
+      const client = new pg.Client(POSTGRES_URL);
+      await client.connect();
+      return client;
+    });
+    if (admin === null) return test.skip('PostgreSQL unreachable (named in the skip line above)');
+    const suffix = randomBytes(4).toString('hex');
+    const [first, second] = [`sessauth_fn_a_${suffix}`, `sessauth_fn_b_${suffix}`];
+    const tableName = 'sessauth_session';
+    const opened: Kysely<unknown>[] = [];
+    const open = (searchPath: string) => {
+      const recording = recordingDb({ options: `-c search_path=${searchPath}` });
+      opened.push(recording.db);
+      return recording;
+    };
+    try {
+      // The exported DDL, run in each schema (Kysely's migrator takes a bookkeeping table of one
+      // schema for the other's); the second schema's function is then dropped.
+      const ddl = await migrationDdl('postgres', { tableName });
+      await admin.query(`create schema ${first}; create schema ${second}`);
+      await admin.query(
+        `set search_path to ${first}; ${ddl}; set search_path to ${second}; ${ddl}; ${loginFunctionDdl(tableNames(tableName)).drop}; set search_path to default`,
+      );
+      const userId = `other-schema-${suffix}`;
+      const base = Date.now();
+      // An active session of the same user in the other schema's table, which must stay as it is.
+      const [elsewhere, ...mine] = logins(userId, base, 4) as [NewSession, ...NewSession[]];
+      await new KyselySessionStore(open(first).db, { tableName }).createSession({ session: elsewhere, maxActiveSessions: 1 });
+      const caller = open(`${second},${first}`);
+      const store = new KyselySessionStore(caller.db, { tableName });
+      for (const session of mine) await store.createSession({ session, maxActiveSessions: 2 });
+      // Tried once and refused, then the transaction for every login of this instance.
+      expect(caller.statements.filter((text) => text.includes(tableNames(tableName).loginFunction))).toHaveLength(1);
+      expect(await activeIds(store, userId, base)).toEqual(newestIds(mine, 2));
+      const { rows } = await admin.query(`select expired_at from ${first}.${tableName} where id = $1`, [elsewhere.id]);
+      expect(rows).toEqual([{ expired_at: null }]);
+    } finally {
+      for (const db of opened) await db.destroy();
+      await admin.query(`drop schema if exists ${first} cascade; drop schema if exists ${second} cascade`);
+      await admin.end();
+    }
   });
 });

@@ -170,6 +170,8 @@ export interface OrmPgStores {
   readonly sessionTable: string;
   /** The session table's own name (the login lock's key). */
   readonly sessionTableName: string;
+  /** The login function as a statement names it. */
+  readonly loginFunction: string;
   close(): Promise<void>;
 }
 
@@ -178,6 +180,8 @@ export interface OrmPgOptions {
   readonly loginFunction?: boolean;
   /** The store's connections' `options` (`-c name=value`), `application_name` and pool size. */
   readonly connection?: { readonly options?: string; readonly application_name?: string; readonly max?: number };
+  /** The stores' `operationTimeoutMs`. @default the stores' own (5000) */
+  readonly operationTimeoutMs?: number;
 }
 
 /** Prisma (adapter-pg, the package's migrations in a schema of its own) or Drizzle (node-postgres, drizzle-kit's statements and the login function). */
@@ -201,10 +205,11 @@ export async function ormPgStores(orm: 'prisma' | 'drizzle', url: string, option
       throw error;
     }
     return {
-      store: new DrizzleSessionStore(cell.db, { tables: cell.tables }),
+      store: new DrizzleSessionStore(cell.db, { tables: cell.tables, operationTimeoutMs: options.operationTimeoutMs }),
       rateLimitStore: new DrizzleRateLimitStore(cell.db, { tables: cell.tables }),
       sessionTable: `"${names.tableName}"`,
       sessionTableName: names.tableName,
+      loginFunction: `"${names.tableName}_evict_beyond_cap"`,
       close,
     };
   }
@@ -216,10 +221,11 @@ export async function ormPgStores(orm: 'prisma' | 'drizzle', url: string, option
   await admin.query(`create schema ${namespace}; set search_path to ${namespace}; ${steps}`);
   const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 4, ...options.connection }, { schema: namespace }) });
   return {
-    store: new PrismaSessionStore(prisma, { provider: 'postgresql', schema: namespace }),
+    store: new PrismaSessionStore(prisma, { provider: 'postgresql', schema: namespace, operationTimeoutMs: options.operationTimeoutMs }),
     rateLimitStore: new PrismaRateLimitStore(prisma, { provider: 'postgresql', schema: namespace }),
     sessionTable: `"${namespace}"."sessauth_session"`,
     sessionTableName: 'sessauth_session',
+    loginFunction: `"${namespace}"."sessauth_session_evict_beyond_cap"`,
     async close() {
       await prisma.$disconnect();
       await admin.query(`drop schema ${namespace} cascade`);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reachService, type StoreFactory } from '@sessauth/conformance';
 import { MemorySessionStore } from '@sessauth/core';
+import { postgresLoginFunctionDdl } from '@sessauth/core/store';
 import { createKyselyStore, migrateToLatest, openKyselyFromUrl } from '@sessauth/kysely';
 import { RedisSessionStore, createRedisClient } from '@sessauth/redis';
 import { CompiledQuery, sql } from 'kysely';
@@ -40,8 +41,7 @@ function sqlStore(url: string, onClose: () => void = () => {}): StoreFactory {
             await sql`drop table if exists ${sql.table(table)}`.execute(opened.db);
           }
           // Migration 0009's login function (PostgreSQL) outlives its table otherwise.
-          if (opened.dialect === 'postgres')
-            await sql.raw(`drop function if exists "${tableName}_evict_beyond_cap"(text, text, text, bigint, integer)`).execute(opened.db);
+          if (opened.dialect === 'postgres') await sql.raw(postgresLoginFunctionDdl(tableName).drop).execute(opened.db);
         } finally {
           await opened.destroy();
           onClose();

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { type AppUnderTest, reachService, serveOnLoopback } from '@sessauth/conformance';
 import { createSessauth, SessauthError, type Sessauth, type SessionStore } from '@sessauth/core';
+import { postgresLoginFunctionDdl } from '@sessauth/core/store';
 import { requireAuth, sessauthMiddleware } from '@sessauth/express';
 import { createKyselyStore, migrateToLatest, openKyselyFromUrl } from '@sessauth/kysely';
 import { createRedisClient, RedisSessionStore } from '@sessauth/redis';
@@ -48,6 +49,7 @@ async function sqlShared(url: string): Promise<SharedStore> {
       ]) {
         await sql`drop table if exists ${sql.table(table)}`.execute(first.db);
       }
+      if (first.dialect === 'postgres') await sql.raw(postgresLoginFunctionDdl(tableName).drop).execute(first.db);
       await Promise.all([first.destroy(), second.destroy()]);
     },
   };

@@ -18,14 +18,28 @@
  * statements would read the snapshot taken before the lock was granted, so it refuses with
  * SQLSTATE SA001 and the store takes its transaction, which asks for READ COMMITTED. It keeps the
  * search_path it was created with, so it finds its table in the schema its migration ran in
- * whatever the caller's search_path (a Prisma `schema`, a drizzle `pgSchema`). The call casts every
- * argument, so no overload of another schema can be chosen in its place; built-ins are named with
- * `pg_catalog`.
+ * whatever the caller's search_path (a Prisma `schema` off the search path). The caller names the
+ * table its insert goes to (as a `regclass`, resolved on the caller's side); a function whose own
+ * table is another one (two schemas on the caller's search_path, the function found in one, the
+ * insert landing in the other) refuses with SA002, so the cap is never counted in one table and
+ * kept in another. It waits for the lock no longer than the caller's deadline (`lock_timeout`,
+ * for this statement only), so a login the store already answered with 503 does not commit later.
+ * The call casts every argument, so no overload of another schema can be chosen in its place;
+ * built-ins are named with `pg_catalog`.
  */
 export const POSTGRES_NEEDS_READ_COMMITTED = 'SA001';
 
+/** The function's own table is not the one the caller inserts into: the store takes its transaction. */
+export const POSTGRES_OTHER_TABLE = 'SA002';
+
 /** PostgreSQL's undefined_function: the store's migration has not created the function yet. */
 export const POSTGRES_UNDEFINED_FUNCTION = '42883';
+
+/** Where PostgreSQL raises undefined_function for a call naming a function that is not there (the error's `routine`). */
+export const POSTGRES_FUNCTION_LOOKUP = 'ParseFuncOrColumn';
+
+/** The function's argument types, as `to_regprocedure` and `drop function` name them. */
+const ARGUMENTS = '(text, text, text, bigint, integer, regclass, integer)';
 
 /** Where a PostgreSQL store's session table is. */
 export interface PostgresSessionTable {
@@ -40,6 +54,11 @@ export function postgresLoginFunctionName(table: string): string {
   return `${table}_evict_beyond_cap`;
 }
 
+/** The function with its argument types, for `to_regprocedure` (does this database have it?). */
+export function postgresLoginFunctionSignature(where: PostgresSessionTable): string {
+  return `${qualified(where, postgresLoginFunctionName(where.table))}${ARGUMENTS}`;
+}
+
 /** The advisory lock key of a user's logins, the same in every store and in both forms. */
 export function postgresLoginLockKey(table: string, userId: string): string {
   return `${table}:${userId}`;
@@ -52,7 +71,7 @@ export function postgresLoginLockKey(table: string, userId: string): string {
 export function postgresLoginFunctionDdl(table: string): { create: string; drop: string } {
   const name = postgresLoginFunctionName(table);
   const fn = identifier(name);
-  const create = `create or replace function ${fn}(p_lock_key text, p_user_id text, p_newcomer_id text, p_now bigint, p_cap integer)
+  const create = `create or replace function ${fn}(p_lock_key text, p_user_id text, p_newcomer_id text, p_now bigint, p_cap integer, p_table regclass, p_lock_wait_ms integer)
 returns boolean language plpgsql volatile set search_path from current as $sessauth$
 declare
   v_newcomer_evicted boolean;
@@ -60,6 +79,10 @@ begin
   if pg_catalog.current_setting('transaction_isolation') <> 'read committed' then
     raise exception 'sessauth: % needs READ COMMITTED', ${literal(name)} using errcode = '${POSTGRES_NEEDS_READ_COMMITTED}';
   end if;
+  if p_table is distinct from pg_catalog.to_regclass(${literal(identifier(table))}) then
+    raise exception 'sessauth: % keeps the cap of another table than %', ${literal(name)}, p_table using errcode = '${POSTGRES_OTHER_TABLE}';
+  end if;
+  perform pg_catalog.set_config('lock_timeout', greatest(p_lock_wait_ms, 1)::text || 'ms', true);
   perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(p_lock_key, 0));
   with evicted as (
     select id from (
@@ -77,7 +100,7 @@ begin
   return v_newcomer_evicted;
 end
 $sessauth$`;
-  return { create: create.replace(/\s+/g, ' '), drop: `drop function if exists ${fn}(text, text, text, bigint, integer)` };
+  return { create: create.replace(/\s+/g, ' '), drop: `drop function if exists ${fn}${ARGUMENTS}` };
 }
 
 /** The session row to insert, by database column name, in the order the columns are listed. */
@@ -88,27 +111,40 @@ export interface PostgresSessionColumns {
   readonly expired_at: number | bigint | null;
 }
 
+/** How the login statement is written for a store. */
+export interface PostgresLoginStatementOptions {
+  /** The longest the function waits for the user's lock: the store call's deadline. */
+  readonly lockWaitMs: number;
+  /**
+   * The text standing for the `index`-th value (1-based). @default `$index`. A store that binds
+   * values its own way (drizzle's `sql`) gives a marker no identifier can hold, and splits on it.
+   */
+  readonly placeholder?: (index: number) => string;
+}
+
 /**
- * The login statement, with `$n` placeholders: the function, then the insert, whose `expired_at`
- * is the login's time when the newcomer was itself evicted (logins arriving out of order).
- * Answers one row: the newcomer's `expired_at` as stored. Without the function PostgreSQL
- * refuses it as an undefined function (42883) before anything ran.
+ * The login statement: the function, then the insert, whose `expired_at` is the login's time when
+ * the newcomer was itself evicted (logins arriving out of order). Answers one row: the newcomer's
+ * `expired_at` as stored. Without the function PostgreSQL refuses it as an undefined function
+ * (42883, routine `ParseFuncOrColumn`) before anything ran; SA001 and SA002 also roll back whole.
  */
 export function postgresLoginStatement<Row extends PostgresSessionColumns>(
   where: PostgresSessionTable,
   row: Row,
   maxActiveSessions: number,
+  options: PostgresLoginStatementOptions,
 ): { text: string; parameters: unknown[] } {
   const parameters: unknown[] = [];
+  const placeholder = options.placeholder ?? ((index: number) => `$${index}`);
   const slot = (value: unknown): string => {
     parameters.push(value);
-    return `$${parameters.length}`;
+    return placeholder(parameters.length);
   };
-  const qualified = (name: string) => (where.schema === undefined ? identifier(name) : `${identifier(where.schema)}.${identifier(name)}`);
   // A cap that is not a finite number means no cap, as in the transactions' arithmetic.
   const cap = Number.isFinite(maxActiveSessions) ? Math.min(Math.max(0, Math.trunc(maxActiveSessions)), INT_MAX) : INT_MAX;
-  const lockKey = postgresLoginLockKey(where.table, row.user_id);
-  const call = `${qualified(postgresLoginFunctionName(where.table))}(${slot(lockKey)}::text, ${slot(row.user_id)}::text, ${slot(row.id)}::text, ${slot(row.created_at)}::bigint, ${slot(cap)}::integer)`;
+  const lockWaitMs = Number.isFinite(options.lockWaitMs) ? Math.min(Math.max(1, Math.ceil(options.lockWaitMs)), INT_MAX) : INT_MAX;
+  const table = qualified(where, where.table);
+  const call = `${qualified(where, postgresLoginFunctionName(where.table))}(${slot(postgresLoginLockKey(where.table, row.user_id))}::text, ${slot(row.user_id)}::text, ${slot(row.id)}::text, ${slot(row.created_at)}::bigint, ${slot(cap)}::integer, ${slot(table)}::text::regclass, ${slot(lockWaitMs)}::integer)`;
   // `expired_at` always comes last and always reads the CTE: PostgreSQL skips a CTE nothing reads,
   // and with it the lock.
   const columns = [...(Object.keys(row) as (keyof Row & string)[]).filter((column) => column !== 'expired_at'), 'expired_at' as const];
@@ -118,9 +154,14 @@ export function postgresLoginStatement<Row extends PostgresSessionColumns>(
       : slot(row[column]),
   );
   const text = `with admitted as (select ${call} as newcomer_evicted)
-insert into ${qualified(where.table)} (${columns.map(identifier).join(', ')}) values (${values.join(', ')})
+insert into ${table} (${columns.map(identifier).join(', ')}) values (${values.join(', ')})
 returning expired_at`;
   return { text, parameters };
+}
+
+/** A name as a statement names it: quoted, with the schema when the store has one. */
+function qualified(where: PostgresSessionTable, name: string): string {
+  return where.schema === undefined ? identifier(name) : `${identifier(where.schema)}.${identifier(name)}`;
 }
 
 const INT_MAX = 2_147_483_647;

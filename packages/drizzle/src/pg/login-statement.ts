@@ -1,50 +1,75 @@
 import {
+  POSTGRES_FUNCTION_LOOKUP,
   POSTGRES_NEEDS_READ_COMMITTED,
+  POSTGRES_OTHER_TABLE,
   POSTGRES_UNDEFINED_FUNCTION,
   type PostgresSessionColumns,
   postgresLoginStatement,
 } from '@sessauth/core/store';
 import { type Column, getTableName, type SQL, sql } from 'drizzle-orm';
 import { getTableConfig } from 'drizzle-orm/pg-core';
-import { driverCode } from '../store/driver-errors.js';
+import { driverError } from '../store/driver-errors.js';
 import type { SessionRow } from '../store/session-row.js';
 import type { SessionTable } from '../store/tables.js';
 import type { AnyPgDatabase } from './pg-engine.js';
 
 /**
  * Databases whose server refused the one-statement login: the login function (`sessauthPgLoginFunction`,
- * a custom migration of the host's) is not there, or the connections default to an isolation level
- * other than READ COMMITTED. Nothing ran; they keep the transaction for the database object's life.
+ * a custom migration of the host's) is not there, the connections default to an isolation level other
+ * than READ COMMITTED, or the function found keeps another table's cap. Nothing ran; they keep the
+ * transaction for the database object's life.
  */
 const noLoginStatement = new WeakSet<object>();
+
+/** Stands for the `index`-th value in the statement's text: NUL cannot occur in a PostgreSQL identifier. */
+const NUL = String.fromCharCode(0);
+const marker = (index: number) => `${NUL}${index}${NUL}`;
+const MARKER = new RegExp(`${NUL}(\\d+)${NUL}`);
 
 /**
  * Login's write in one statement: the core's `postgresLoginStatement` (the function takes the
  * user's lock and revokes beyond the cap, then the row is inserted), on the table's own schema and
- * column names. Resolves to the row as stored, or null when this database has no such function.
+ * column names, waiting for the lock at most `lockWaitMs`. Resolves to the row as stored, or null
+ * when this database has no such function.
  */
-export async function insertInOneStatement(db: AnyPgDatabase, t: SessionTable, row: SessionRow, cap: number): Promise<SessionRow | null> {
+export async function insertInOneStatement(
+  db: AnyPgDatabase,
+  t: SessionTable,
+  row: SessionRow,
+  cap: number,
+  lockWaitMs: number,
+): Promise<SessionRow | null> {
   if (noLoginStatement.has(db)) return null;
   const columns = t as unknown as Record<string, Column>;
   const byName = Object.fromEntries(
     Object.entries(row).map(([key, value]) => [columns[key]?.name ?? key, value]),
   ) as unknown as PostgresSessionColumns;
-  const { text, parameters } = postgresLoginStatement({ table: getTableName(t), schema: getTableConfig(t as never).schema }, byName, cap);
+  const where = { table: getTableName(t), schema: getTableConfig(t as never).schema };
+  const { text, parameters } = postgresLoginStatement(where, byName, cap, { lockWaitMs, placeholder: marker });
+  let result: unknown;
   try {
-    const result = (await db.execute(bound(text, parameters))) as unknown as { rows?: unknown[] } | unknown[];
-    const [answer] = (Array.isArray(result) ? result : (result.rows ?? [])) as Array<{ expired_at?: unknown }>;
-    const expiredAt = answer?.expired_at;
-    return expiredAt === null || expiredAt === undefined ? row : { ...row, expiredAt: Number(expiredAt) };
+    result = await db.execute(bound(text, parameters));
   } catch (error) {
-    const code = driverCode(error);
-    if (code !== POSTGRES_UNDEFINED_FUNCTION && code !== POSTGRES_NEEDS_READ_COMMITTED) throw error;
+    if (!refusedWhole(error)) throw error;
     noLoginStatement.add(db);
     return null;
   }
+  // node-postgres and PGlite answer `{ rows }`, postgres.js the rows themselves.
+  const rows = Array.isArray(result) ? result : (result as { rows?: unknown }).rows;
+  const answer = Array.isArray(rows) ? (rows[0] as { expired_at?: unknown } | undefined) : undefined;
+  if (answer === undefined || !('expired_at' in answer)) throw new Error('the login statement answered no expired_at');
+  return answer.expired_at === null ? row : { ...row, expiredAt: Number(answer.expired_at) };
 }
 
-/** `$n` placeholders as drizzle's own parameters, so every PostgreSQL driver binds them its way. */
+/** The function is missing (not an undefined function raised inside it), or it refused an isolation level or a table: nothing ran. */
+function refusedWhole(error: unknown): boolean {
+  const { code, routine } = driverError(error) ?? {};
+  if (code === POSTGRES_NEEDS_READ_COMMITTED || code === POSTGRES_OTHER_TABLE) return true;
+  return code === POSTGRES_UNDEFINED_FUNCTION && (routine === POSTGRES_FUNCTION_LOOKUP || routine === undefined);
+}
+
+/** The markers as drizzle's own parameters, so every PostgreSQL driver binds them its way. */
 function bound(text: string, parameters: readonly unknown[]): SQL {
-  const pieces = text.split(/\$(\d+)/);
+  const pieces = text.split(MARKER);
   return sql.join(pieces.map((piece, index) => (index % 2 === 0 ? sql.raw(piece) : sql`${parameters[Number(piece) - 1]}`)));
 }

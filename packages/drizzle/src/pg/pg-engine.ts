@@ -48,7 +48,8 @@ export function postgresEngine(db: AnyPgDatabase, tables: SessauthPgTables): Ses
     swap: (values) => swap(db, values),
     ...transactions,
     // One statement through the login function where the database has it, else the transaction.
-    insertWithinCap: async (row, cap) => (await insertInOneStatement(db, t, row, cap)) ?? transactions.insertWithinCap(row, cap),
+    insertWithinCap: async (row, cap, lockWaitMs) =>
+      (await insertInOneStatement(db, t, row, cap, lockWaitMs)) ?? transactions.insertWithinCap(row, cap, lockWaitMs),
     insertNew: async (table, rows) => {
       await db
         .insert(table as PgTable)

@@ -35,7 +35,7 @@ export function isMissing(what: 'table' | 'column', error: unknown): boolean {
   });
 }
 
-/** The database's own error code (PostgreSQL's SQLSTATE) of the first error in the chain that has one. */
-export function driverCode(error: unknown): unknown {
-  return driverErrors(error).find(({ code }) => typeof code === 'string')?.code;
+/** The database's own error (PostgreSQL's SQLSTATE and the routine that raised it) of the first error in the chain with a code. */
+export function driverError(error: unknown): { code?: unknown; routine?: unknown } | undefined {
+  return driverErrors(error).find(({ code }) => typeof code === 'string');
 }

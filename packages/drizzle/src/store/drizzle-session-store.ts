@@ -86,7 +86,9 @@ export class DrizzleSessionStore implements SessionStore {
 
   createSession(input: CreateSessionInput): Promise<SessionRecord> {
     return this.#guard('createSession', async () =>
-      sessionRecordFromModelRow(await this.#ctx.engine.insertWithinCap(toSessionModelRow(input.session), input.maxActiveSessions)),
+      sessionRecordFromModelRow(
+        await this.#ctx.engine.insertWithinCap(toSessionModelRow(input.session), input.maxActiveSessions, this.#ctx.timeoutMs),
+      ),
     );
   }
 

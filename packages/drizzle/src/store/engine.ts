@@ -74,8 +74,9 @@ export interface SessionEngine {
   /**
    * Login, in one transaction: take the user's lock (also when the user has no row yet),
    * revoke the oldest active sessions beyond `cap`, insert. Resolves to the row as stored.
+   * PostgreSQL with the login function: one statement, waiting for the lock at most `lockWaitMs`.
    */
-  insertWithinCap(row: SessionRow, cap: number): Promise<SessionRow>;
+  insertWithinCap(row: SessionRow, cap: number, lockWaitMs: number): Promise<SessionRow>;
   /** The compare-and-swap as one conditional UPDATE. */
   swap(values: RotateValues): Promise<SwapResult>;
   /**

@@ -42,7 +42,7 @@ export interface SqlDialect {
    * (PostgreSQL before migration 0009) or the function's refusal of an isolation level other
    * than READ COMMITTED: a transaction of statements.
    */
-  oneTripCreate?(names: TableNames, row: SessionInsert, maxActiveSessions: number): CompiledQuery;
+  oneTripCreate?(names: TableNames, row: SessionInsert, maxActiveSessions: number, lockWaitMs: number): CompiledQuery;
   /**
    * Where `UPDATE ... RETURNING` is missing (MariaDB): the refresh swap and its read-back of the
    * swapped row as one round trip, the read only when the update changed the row (no rows: no

@@ -19,8 +19,8 @@ export function loginLockKey(names: TableNames, userId: string): string {
   return postgresLoginLockKey(names.session, userId);
 }
 
-/** The login statement; answers the newcomer's `expired_at`. */
-export function oneTripCreatePostgres(names: TableNames, row: SessionInsert, maxActiveSessions: number): CompiledQuery {
-  const { text, parameters } = postgresLoginStatement({ table: names.session }, row, maxActiveSessions);
+/** The login statement; answers the newcomer's `expired_at`. It waits for the user's lock at most `lockWaitMs`. */
+export function oneTripCreatePostgres(names: TableNames, row: SessionInsert, maxActiveSessions: number, lockWaitMs: number): CompiledQuery {
+  const { text, parameters } = postgresLoginStatement({ table: names.session }, row, maxActiveSessions, { lockWaitMs });
   return CompiledQuery.raw(text, parameters);
 }

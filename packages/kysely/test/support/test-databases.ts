@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reachService } from '@sessauth/conformance';
+import { postgresLoginFunctionDdl } from '@sessauth/core/store';
 import { sql, type Kysely } from 'kysely';
 import { migrateToLatest, type DialectName, type DirectReads } from '../../src/index.js';
 import { openKyselyFromUrl } from '../../src/open-from-url.js';
@@ -66,8 +67,7 @@ async function openMigrated(url: string, preparedStatements: boolean, cleanup: (
           await sql`drop table if exists ${sql.table(table)}`.execute(opened.db);
         }
         // Migration 0009's login function (PostgreSQL) outlives its table otherwise.
-        if (opened.dialect === 'postgres')
-          await sql.raw(`drop function if exists "${tableName}_evict_beyond_cap"(text, text, text, bigint, integer)`).execute(opened.db);
+        if (opened.dialect === 'postgres') await sql.raw(postgresLoginFunctionDdl(tableName).drop).execute(opened.db);
       } finally {
         await opened.destroy();
         cleanup();

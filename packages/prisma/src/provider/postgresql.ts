@@ -1,4 +1,4 @@
-import { type PostgresSessionColumns, postgresLoginLockKey, postgresLoginStatement } from '@sessauth/core/store';
+import { type PostgresSessionColumns, postgresLoginFunctionSignature, postgresLoginLockKey, postgresLoginStatement } from '@sessauth/core/store';
 import { counterState } from './counter-row.js';
 import type { ProviderSql } from './provider-sql.js';
 
@@ -16,14 +16,22 @@ export const postgresqlSql: ProviderSql = {
 
   // The model's fields are its columns in snake case (the @map of sessauth.prisma); every
   // number is a BIGINT column, sent as one.
-  loginStatement: (names, row, maxActiveSessions) => {
+  loginStatement: (names, row, maxActiveSessions, lockWaitMs) => {
     const columns = Object.fromEntries(
       Object.entries(row).map(([field, value]) => [
         field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
         typeof value === 'number' ? BigInt(value) : value,
       ]),
     ) as unknown as PostgresSessionColumns;
-    return postgresLoginStatement({ table: names.sessionTable, schema: names.schema }, columns, maxActiveSessions);
+    return postgresLoginStatement({ table: names.sessionTable, schema: names.schema }, columns, maxActiveSessions, { lockWaitMs });
+  },
+
+  async hasLoginFunction(client, names) {
+    const rows = await client.$queryRawUnsafe<Array<{ present: unknown }>>(
+      'select pg_catalog.to_regprocedure($1::text) is not null as "present"',
+      postgresLoginFunctionSignature({ table: names.sessionTable, schema: names.schema }),
+    );
+    return rows[0]?.present === true;
   },
 
   // A transaction-scoped advisory lock: released by COMMIT/ROLLBACK, no table. The key is the one

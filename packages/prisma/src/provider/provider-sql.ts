@@ -58,10 +58,18 @@ export interface ProviderSql {
   placeholder(index: number): string;
   /**
    * PostgreSQL: the login as one statement through the function of migration
-   * 0007_sessauth_login_function (the core's `postgresLoginStatement`); it answers the newcomer's
-   * `expired_at` as stored. The others keep the login's transaction.
+   * 0007_sessauth_login_function (the core's `postgresLoginStatement`), waiting for the user's lock
+   * at most `lockWaitMs`; it answers the newcomer's `expired_at` as stored. The others keep the
+   * login's transaction.
    */
-  loginStatement?(names: RawNames, row: SessionModelRow<number>, maxActiveSessions: number): { text: string; parameters: unknown[] };
+  loginStatement?(
+    names: RawNames,
+    row: SessionModelRow<number>,
+    maxActiveSessions: number,
+    lockWaitMs: number,
+  ): { text: string; parameters: unknown[] };
+  /** PostgreSQL: whether the database has that function (an undefined_function error may come from inside it). */
+  hasLoginFunction?(client: SessauthPrismaClient, names: RawNames): Promise<boolean>;
   /** Serialises the logins of one user until the transaction ends, also before the user's first row exists. */
   lockUser(tx: SessauthPrismaTransaction, names: RawNames, userId: string): Promise<void>;
   /** Locks one session row until the transaction ends (SQLite: nothing; its write lock covers it). */

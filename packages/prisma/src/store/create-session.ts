@@ -1,5 +1,11 @@
 import type { CreateSessionInput, SessionModelRow, SessionRecord } from '@sessauth/core/store';
-import { POSTGRES_NEEDS_READ_COMMITTED, POSTGRES_UNDEFINED_FUNCTION, sessionRecordFromModelRow, toSessionModelRow } from '@sessauth/core/store';
+import {
+  POSTGRES_NEEDS_READ_COMMITTED,
+  POSTGRES_OTHER_TABLE,
+  POSTGRES_UNDEFINED_FUNCTION,
+  sessionRecordFromModelRow,
+  toSessionModelRow,
+} from '@sessauth/core/store';
 import { oldestBeyondCap } from './login-cap.js';
 import { originalCode } from './prisma-errors.js';
 import { activeOf } from './session-writes.js';
@@ -7,8 +13,9 @@ import type { ClientContext } from './store-context.js';
 
 /**
  * Clients whose database refused the one-statement login: the function of migration
- * 0007_sessauth_login_function is not there, or the connections default to an isolation level
- * other than READ COMMITTED. Nothing ran; they keep the transaction for the client's life.
+ * 0007_sessauth_login_function is not there, the connections default to an isolation level other
+ * than READ COMMITTED, or the function found keeps another table's cap (another schema). Nothing
+ * ran; they keep the transaction for the client's life.
  */
 const noLoginStatement = new WeakSet<object>();
 
@@ -28,17 +35,31 @@ export async function createSession(ctx: ClientContext, input: CreateSessionInpu
 
 async function inOneStatement(ctx: ClientContext, row: SessionModelRow<number>, cap: number): Promise<SessionModelRow<number> | null> {
   if (ctx.sql.loginStatement === undefined || noLoginStatement.has(ctx.client)) return null;
-  const { text, parameters } = ctx.sql.loginStatement(ctx.names, row, cap);
+  // The statement waits for the user's lock no longer than the call's deadline: a login already
+  // answered with 503 must not commit later.
+  const { text, parameters } = ctx.sql.loginStatement(ctx.names, row, cap, ctx.timeoutMs);
+  let rows: Array<{ expired_at?: unknown }>;
   try {
-    const [answer] = await ctx.client.$queryRawUnsafe<Array<{ expired_at: unknown }>>(text, ...parameters);
-    const expiredAt = answer?.expired_at;
-    return expiredAt === null || expiredAt === undefined ? row : { ...row, expiredAt: Number(expiredAt) };
+    rows = await ctx.client.$queryRawUnsafe<Array<{ expired_at?: unknown }>>(text, ...parameters);
   } catch (error) {
-    const code = originalCode(error);
-    if (code !== POSTGRES_UNDEFINED_FUNCTION && code !== POSTGRES_NEEDS_READ_COMMITTED) throw error;
+    if (!(await refusedWhole(ctx, error))) throw error;
     noLoginStatement.add(ctx.client);
     return null;
   }
+  const answer = rows[0];
+  if (answer === undefined || !('expired_at' in answer)) throw new Error('the login statement answered no expired_at');
+  return answer.expired_at === null ? row : { ...row, expiredAt: Number(answer.expired_at) };
+}
+
+/**
+ * The function is missing (adapter-pg does not pass on where an undefined_function was raised, so
+ * the database is asked), or it refused an isolation level or a table: nothing ran.
+ */
+async function refusedWhole(ctx: ClientContext, error: unknown): Promise<boolean> {
+  const code = originalCode(error);
+  if (code === POSTGRES_NEEDS_READ_COMMITTED || code === POSTGRES_OTHER_TABLE) return true;
+  if (code !== POSTGRES_UNDEFINED_FUNCTION || ctx.sql.hasLoginFunction === undefined) return false;
+  return !(await ctx.sql.hasLoginFunction(ctx.client, ctx.names));
 }
 
 async function inTransaction(ctx: ClientContext, row: SessionModelRow<number>, cap: number): Promise<SessionModelRow<number>> {
