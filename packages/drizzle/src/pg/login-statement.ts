@@ -11,7 +11,6 @@ import { getTableConfig } from 'drizzle-orm/pg-core';
 import { driverError } from '../store/driver-errors.js';
 import type { SessionRow } from '../store/session-row.js';
 import type { SessionTable } from '../store/tables.js';
-import type { AnyPgDatabase } from './pg-engine.js';
 
 /**
  * Databases whose server refused the one-statement login: the login function (`sessauthPgLoginFunction`,
@@ -33,7 +32,7 @@ const MARKER = new RegExp(`${NUL}(\\d+)${NUL}`);
  * when this database has no such function.
  */
 export async function insertInOneStatement(
-  db: AnyPgDatabase,
+  db: { execute(query: SQL): PromiseLike<unknown> },
   t: SessionTable,
   row: SessionRow,
   cap: number,
