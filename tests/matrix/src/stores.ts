@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reachService, type StoreFactory } from '@sessauth/conformance';
 import { MemorySessionStore } from '@sessauth/core';
-import { postgresLoginFunctionDdl } from '@sessauth/core/store';
 import { createKyselyStore, migrateToLatest, openKyselyFromUrl } from '@sessauth/kysely';
 import { RedisSessionStore, createRedisClient } from '@sessauth/redis';
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
+import { dropKyselyTables } from './drop-kysely-tables.js';
 import { drizzleStore, prismaStore } from './orm-stores.js';
 
 const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -29,19 +29,7 @@ function sqlStore(url: string, onClose: () => void = () => {}): StoreFactory {
       const store = createKyselyStore(opened.db, { tableName, directReads: opened.directReads, activity: true });
       const close = async () => {
         try {
-          for (const table of [
-            tableName,
-            `${tableName}_activity`,
-            `${tableName}_user_lock`,
-            `${tableName}_migration`,
-            `${tableName}_migration_lock`,
-            `${tableName}_security_event`,
-            rateLimitTableName,
-          ]) {
-            await sql`drop table if exists ${sql.table(table)}`.execute(opened.db);
-          }
-          // Migration 0009's login function (PostgreSQL) outlives its table otherwise.
-          if (opened.dialect === 'postgres') await sql.raw(postgresLoginFunctionDdl(tableName).drop).execute(opened.db);
+          await dropKyselyTables(opened, tableName, rateLimitTableName);
         } finally {
           await opened.destroy();
           onClose();

@@ -6,13 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { type AppUnderTest, makeDpopKey, reachService, serveOnLoopback, signProof } from '@sessauth/conformance';
 import { createSessauth, type RateLimitStore, type Sessauth, type SessionStore } from '@sessauth/core';
-import { postgresLoginFunctionDdl } from '@sessauth/core/store';
 import { requireAuth, sessauthMiddleware } from '@sessauth/express';
 import { createKyselyStore, KyselyRateLimitStore, migrateToLatest, openKyselyFromUrl } from '@sessauth/kysely';
 import { createRedisClient, RedisRateLimitStore, RedisSessionStore } from '@sessauth/redis';
 import express from 'express';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropKyselyTables } from '../src/drop-kysely-tables.js';
 
 const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MYSQL_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
@@ -42,18 +41,7 @@ async function sqlShared(url: string): Promise<SharedStores> {
   return {
     instances: [instance(first), instance(second)],
     close: async () => {
-      for (const table of [
-        tableName,
-        `${tableName}_activity`,
-        `${tableName}_security_event`,
-        `${tableName}_user_lock`,
-        `${tableName}_migration`,
-        `${tableName}_migration_lock`,
-        rateLimitTableName,
-      ]) {
-        await sql`drop table if exists ${sql.table(table)}`.execute(first.db);
-      }
-      if (first.dialect === 'postgres') await sql.raw(postgresLoginFunctionDdl(tableName).drop).execute(first.db);
+      await dropKyselyTables(first, tableName, rateLimitTableName);
       await Promise.all([first.destroy(), second.destroy()]);
     },
   };

@@ -7,13 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import { type AppUnderTest, reachService, serveOnLoopback } from '@sessauth/conformance';
 import { createSessauth, SessauthError, type Sessauth, type SessionStore } from '@sessauth/core';
-import { postgresLoginFunctionDdl } from '@sessauth/core/store';
 import { requireAuth, sessauthMiddleware } from '@sessauth/express';
 import { createKyselyStore, migrateToLatest, openKyselyFromUrl } from '@sessauth/kysely';
 import { createRedisClient, RedisSessionStore } from '@sessauth/redis';
 import express from 'express';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropKyselyTables } from '../src/drop-kysely-tables.js';
 import { drizzlePgShared, prismaPgShared, type SharedStore } from '../src/orm-stores.js';
 
 const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -38,18 +37,7 @@ async function sqlShared(url: string): Promise<SharedStore> {
       createKyselyStore(second.db, { tableName, directReads: second.directReads }),
     ],
     close: async () => {
-      for (const table of [
-        tableName,
-        `${tableName}_activity`,
-        `${tableName}_user_lock`,
-        `${tableName}_migration`,
-        `${tableName}_migration_lock`,
-        `${tableName}_security_event`,
-        `${tableName}_rl`,
-      ]) {
-        await sql`drop table if exists ${sql.table(table)}`.execute(first.db);
-      }
-      if (first.dialect === 'postgres') await sql.raw(postgresLoginFunctionDdl(tableName).drop).execute(first.db);
+      await dropKyselyTables(first, tableName, `${tableName}_rl`);
       await Promise.all([first.destroy(), second.destroy()]);
     },
   };

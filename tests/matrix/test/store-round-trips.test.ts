@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { reachService } from '@sessauth/conformance';
 import { createPasswordAuthenticator, createSessauth, type RateLimitStore, type Sessauth, type SessionStore, type UserPort } from '@sessauth/core';
 import type { SessauthRequest } from '@sessauth/core/adapter';
-import { postgresLoginFunctionDdl } from '@sessauth/core/store';
 import { KyselyRateLimitStore, createKyselyStore, migrateToLatest, openKyselyFromUrl } from '@sessauth/kysely';
 import { RedisRateLimitStore, RedisSessionStore, createRedisClient } from '@sessauth/redis';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropKyselyTables } from '../src/drop-kysely-tables.js';
 import { ormPgStores } from '../src/orm-stores.js';
 import { type RoundTripCounter, startRoundTripCounter } from '../src/round-trip-counter.js';
 
@@ -67,18 +66,7 @@ function kyselyCell(label: string, port: number, url: (port: number) => string):
         store: createKyselyStore(opened.db, { tableName, directReads: opened.directReads }),
         rateLimitStore: new KyselyRateLimitStore(opened.db, { tableName: rateLimitTableName }),
         async close() {
-          for (const table of [
-            tableName,
-            `${tableName}_activity`,
-            `${tableName}_security_event`,
-            `${tableName}_user_lock`,
-            `${tableName}_migration`,
-            `${tableName}_migration_lock`,
-            rateLimitTableName,
-          ]) {
-            await sql`drop table if exists ${sql.table(table)}`.execute(opened.db);
-          }
-          if (opened.dialect === 'postgres') await sql.raw(postgresLoginFunctionDdl(tableName).drop).execute(opened.db);
+          await dropKyselyTables(opened, tableName, rateLimitTableName);
           await opened.destroy();
           await counter.close();
         },
