@@ -4,8 +4,8 @@ import { POSTGRES_FUNCTION_LOOKUP, POSTGRES_NEEDS_READ_COMMITTED, POSTGRES_OTHER
 /**
  * Databases (Kysely instances) whose server refused a one-trip form: a compound statement as a
  * syntax error (MySQL), the login function as undefined (PostgreSQL before migration 0009), under
- * an isolation level other than READ COMMITTED, or as keeping another table's cap. They keep their statements for the life of
- * the instance.
+ * an isolation level other than READ COMMITTED, or as keeping another table's cap. They keep their
+ * statements for the life of the instance.
  */
 const noOneTripForm = new WeakSet<object>();
 
