@@ -35,6 +35,7 @@ function runVitest(node, label, reportFile, args) {
     stdio: 'inherit',
   });
   const totals = { passed: 0, failed: 0, skipped: 0 };
+  const failures = [];
   try {
     const result = JSON.parse(readFileSync(`${root}${reportFile}`, 'utf8'));
     Object.assign(totals, { passed: result.numPassedTests, failed: result.numFailedTests, skipped: result.numPendingTests + result.numTodoTests });
@@ -43,12 +44,32 @@ function runVitest(node, label, reportFile, args) {
     totals.failed += result.testResults.filter(
       (file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
     ).length;
+    failures.push(...failuresOf(result, label));
   } catch {
     totals.failed += 1;
+    failures.push(`[${label}] no JSON report (${reportFile})`);
   }
   if (totals.passed === 0) totals.failed += 1;
   console.log(`\n[${label}] ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
-  return { ...totals, ok: run.status === 0 && totals.failed === 0 };
+  return { ...totals, failures, ok: run.status === 0 && totals.failed === 0 };
+}
+
+/**
+ * What failed, a line each (file, test, the first line of its error): repeated just above the last
+ * line, so a CI log cut to its tail still names a failure that scrolled out of sight.
+ */
+function failuresOf(result, label) {
+  const lines = [];
+  for (const file of result.testResults) {
+    const path = file.name.startsWith(root) ? file.name.slice(root.length) : file.name;
+    const failed = file.assertionResults.filter((test) => test.status === 'failed');
+    for (const test of failed) {
+      const first = String(test.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300);
+      lines.push(`[${label}] ${path} > ${test.fullName}: ${first}`);
+    }
+    if (file.status === 'failed' && failed.length === 0) lines.push(`[${label}] ${path}: ${String(file.message ?? '').split('\n')[0].slice(0, 300)}`);
+  }
+  return lines;
 }
 
 const lanes = [runVitest(process.execPath, `Node ${process.versions.node}`, report, process.argv.slice(2))];
@@ -92,5 +113,7 @@ const totals = lanes.reduce(
     skipped: 0,
   },
 );
+const failures = lanes.flatMap((lane) => lane.failures);
+if (failures.length > 0) console.log(`\nFailed:\n${failures.map((line) => `  ${line}`).join('\n')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(lanes.every((lane) => lane.ok) ? 0 : 1);
