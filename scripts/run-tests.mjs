@@ -64,12 +64,17 @@ function failuresOf(result, label) {
     const path = file.name.startsWith(root) ? file.name.slice(root.length) : file.name;
     const failed = file.assertionResults.filter((test) => test.status === 'failed');
     for (const test of failed) {
-      const first = String(test.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300);
-      lines.push(`[${label}] ${path} > ${test.fullName}: ${first}`);
+      lines.push(`[${label}] ${path} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
     }
-    if (file.status === 'failed' && failed.length === 0) lines.push(`[${label}] ${path}: ${String(file.message ?? '').split('\n')[0].slice(0, 300)}`);
+    if (file.status === 'failed' && failed.length === 0) lines.push(`[${label}] ${path}: ${firstLine(file.message)}`);
   }
   return lines;
+}
+
+function firstLine(text) {
+  return String(text ?? '')
+    .split('\n')[0]
+    .slice(0, 300);
 }
 
 const lanes = [runVitest(process.execPath, `Node ${process.versions.node}`, report, process.argv.slice(2))];
