@@ -1,6 +1,8 @@
 import { StoreUnavailableError, type Logger } from '@sessauth/core';
 import type { RedisLike, RedisPipelineLike } from './redis-like.js';
+import { keySlot } from './key-slot.js';
 import { runScript, type LuaScript } from './script-runner.js';
+import { execForSlot } from './slot-pipeline.js';
 
 /**
  * How many replicas must hold a state change before the store acknowledges it (Redis `WAIT`).
@@ -60,11 +62,12 @@ export async function runWriteScript(
   // `'any'`: as many keys as the call passes (the activity scripts), all in one slot.
   const numberOfKeys = script.numberOfKeys === 'any' ? keys.length : script.numberOfKeys;
   if (keys.length !== numberOfKeys) throw new Error('sessauth: wrong number of script keys');
-  let replies = await scriptThenWait(ctx.client, durability, (pipeline) => pipeline.evalsha(script.sha1, numberOfKeys, ...keys, ...args));
+  const slot = keySlot(keys[0] ?? '');
+  let replies = await scriptThenWait(ctx.client, slot, durability, (pipeline) => pipeline.evalsha(script.sha1, numberOfKeys, ...keys, ...args));
   const scriptError = replies[0]?.[0];
   // NOSCRIPT: the script did not run (a restarted or promoted server); EVAL runs and caches it once.
   if (scriptError instanceof Error && scriptError.message.startsWith('NOSCRIPT')) {
-    replies = await scriptThenWait(ctx.client, durability, (pipeline) => pipeline.eval(script.source, numberOfKeys, ...keys, ...args));
+    replies = await scriptThenWait(ctx.client, slot, durability, (pipeline) => pipeline.eval(script.source, numberOfKeys, ...keys, ...args));
   }
   const [scriptReply, waitReply] = replies;
   if (scriptReply === undefined || waitReply === undefined) throw new Error('redis store: a pipeline reply is missing');
@@ -83,18 +86,17 @@ export async function runWriteScript(
 
 async function scriptThenWait(
   client: RedisLike,
+  slot: number,
   durability: RedisDurability,
   queueScript: (pipeline: DurablePipeline) => unknown,
 ): Promise<Array<[error: Error | null, reply: unknown]>> {
-  const pipeline = client.pipeline?.();
-  if (pipeline?.evalsha === undefined || pipeline.eval === undefined || pipeline.wait === undefined) {
-    throw new Error('redis store: durability needs pipeline() with evalsha, eval and wait');
-  }
-  queueScript(pipeline as DurablePipeline);
-  pipeline.wait(durability.replicas, durability.timeoutMs);
-  const replies = await pipeline.exec();
-  if (replies === null) throw new Error('redis store: the pipeline was discarded');
-  return replies;
+  return execForSlot(client, slot, (pipeline) => {
+    if (pipeline.evalsha === undefined || pipeline.eval === undefined || pipeline.wait === undefined) {
+      throw new Error('redis store: durability needs pipeline() with evalsha, eval and wait');
+    }
+    queueScript(pipeline as DurablePipeline);
+    pipeline.wait(durability.replicas, durability.timeoutMs);
+  });
 }
 
 /** A pipeline with the optional methods a durable write uses (checked before use). */

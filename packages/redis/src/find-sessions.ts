@@ -1,6 +1,7 @@
 import type { SessionRecord } from '@sessauth/core';
 import { keySlot } from './key-slot.js';
 import type { RedisLike } from './redis-like.js';
+import { execForSlot } from './slot-pipeline.js';
 import { hashToRecord } from './session-codec.js';
 import type { StoreContext } from './store-context.js';
 
@@ -61,7 +62,8 @@ export async function findSessions(ctx: StoreContext, ids: readonly string[]): P
  * client writes them back to back on its connection without waiting for a reply (the wire is
  * one pipeline already), and an explicit ioredis `Pipeline` measured slower at the small
  * batches of a few concurrent requests (bench/results/coalesced-reads.md). On a cluster, one
- * pipeline per slot (a pipeline may only touch one slot), all sent at once. Any command's
+ * pipeline per slot (a pipeline may only touch one slot), on its primary's connection
+ * (`execForSlot`), all sent at once. Any command's
  * error rejects the whole read (the store fails closed).
  */
 async function pipelined(client: RedisLike, reads: readonly Read[]): Promise<unknown[]> {
@@ -78,15 +80,15 @@ async function pipelined(client: RedisLike, reads: readonly Read[]): Promise<unk
   });
   const replies = new Array<unknown>(reads.length);
   await Promise.all(
-    [...groups.values()].map(async (indexes) => {
-      const pipeline = (client.pipeline as () => ReturnType<NonNullable<RedisLike['pipeline']>>).call(client);
-      for (const index of indexes) {
-        const [command, key] = reads[index] as Read;
-        if (command === 'get') pipeline.get(key);
-        else pipeline.hgetall(key);
-      }
-      const results = await pipeline.exec();
-      if (results === null || results.length !== indexes.length) throw new Error('redis store: a pipeline answered out of shape');
+    [...groups].map(async ([slot, indexes]) => {
+      const results = await execForSlot(client, slot, (pipeline) => {
+        for (const index of indexes) {
+          const [command, key] = reads[index] as Read;
+          if (command === 'get') pipeline.get(key);
+          else pipeline.hgetall(key);
+        }
+      });
+      if (results.length !== indexes.length) throw new Error('redis store: a pipeline answered out of shape');
       results.forEach(([error, reply], position) => {
         if (error !== null) throw error;
         replies[indexes[position] as number] = reply;

@@ -4,7 +4,7 @@ export type { RedisSessionStoreOptions } from './redis-store-options.js';
 export { DURABILITY_UNMET, type RedisDurability } from './durability.js';
 export { RedisRateLimitStore } from './redis-rate-limit-store.js';
 export type { RedisRateLimitStoreOptions } from './redis-rate-limit-store.js';
-export type { RedisLike, RedisPipelineLike } from './redis-like.js';
+export type { RedisLike, RedisNodeLike, RedisPipelineLike } from './redis-like.js';
 export { createRedisClient, createRedisClusterClient, recommendedRedisOptions } from './create-redis-client.js';
 export { createRedisSentinelClient, reconnectOnReadOnly, type RedisSentinelClientOptions } from './create-redis-sentinel-client.js';
 export { checkPersistence, PERSISTENCE_UNKNOWN, PERSISTENCE_WARNING } from './check-persistence.js';

@@ -35,8 +35,28 @@ export interface RedisLike {
   pipeline?(): RedisPipelineLike;
   /** True on an ioredis `Cluster`. */
   readonly isCluster?: boolean;
-  /** The cluster's nodes (ioredis `Cluster.nodes('master')`), so the persistence check can ask each. */
-  nodes?(role: 'master'): RedisLike[];
+  /**
+   * The cluster's nodes (ioredis `Cluster.nodes('master')`): the persistence check asks each, and a
+   * pipeline goes to the connection of its slot's primary.
+   */
+  nodes?(role: 'master'): RedisNodeLike[];
+  /** On a cluster (ioredis `Cluster.slots`): per slot, the keys (`host:port`) of its nodes, primary first. */
+  readonly slots?: ReadonlyArray<readonly string[] | undefined>;
+  /** On a cluster: read the slot map again (ioredis `Cluster.refreshSlotsCache()`). */
+  refreshSlotsCache?(): unknown;
+}
+
+/** One node of a cluster (an ioredis `Redis`), as `nodes()` returns it. */
+export interface RedisNodeLike extends RedisLike {
+  /** Where it connects: `host:port` names it in the cluster's `slots`. */
+  readonly options?: { readonly host?: string; readonly port?: number };
+  /** `'ready'` when it takes commands (ioredis `Redis.status`); `'wait'` before its first. */
+  readonly status?: string;
+  /** Opens a connection not opened yet (ioredis connects a cluster's node on first use). */
+  connect?(): Promise<void>;
+  /** Connection events (`ready`, `close`, `end`), to wait for a connection being opened. */
+  once?(event: 'ready' | 'close' | 'end', listener: () => void): unknown;
+  off?(event: 'ready' | 'close' | 'end', listener: () => void): unknown;
 }
 
 /** The part of an ioredis `Pipeline` the batched session read uses. */

@@ -1,7 +1,9 @@
 import { describeStoreConformance, newSessionFixture, reachService } from '@sessauth/conformance';
 import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StoreUnavailableError } from '@sessauth/core';
 import { RedisSessionStore, createRedisClusterClient } from '../src/index.js';
+import { keySlot } from '../src/key-slot.js';
 import { escapeTag } from '../src/keys.js';
 import { startLocalRedisCluster, type LocalRedisCluster } from './local-redis-cluster.js';
 import { randomPrefix } from './redis-test-kit.js';
@@ -78,6 +80,64 @@ describe('redis cluster: key placement', () => {
     expect(report.durable).toBe(false);
     expect(report.nodes).toHaveLength(3);
     expect(warnings.sort()).toEqual([0, 1, 2]);
+  });
+});
+
+describe('redis cluster: a pipeline goes to the connection of its slot, never through the Cluster router', () => {
+  // ioredis routes each command of a `Cluster` pipeline on its own; while its slot map has no usable
+  // owner (a failover, a MOVED through natMap) it picks a random node per command and can split one
+  // pipeline over two connections, after which one connection's replies go to the wrong commands
+  // (the failover soak lost live sessions that way). The store sends its pipelines on the node.
+  let client: Cluster | null = null;
+  beforeAll(async () => {
+    client = await connect();
+  }, 60_000);
+  afterAll(async () => {
+    await client?.quit();
+  });
+
+  it('the batched read and its replies are right with the Cluster pipeline forbidden', async (test) => {
+    if (client === null) return test.skip('its server is unreachable (named in the skip line above)');
+    const routerless = new Proxy(client, {
+      get(target, property, receiver) {
+        if (property === 'pipeline') {
+          return () => {
+            throw new Error('the Cluster pipeline was used');
+          };
+        }
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    const keyPrefix = randomPrefix();
+    const sessions = [0, 1, 2].map((n) => newSessionFixture({ userId: `user-${n % 2}` }));
+    const writer = new RedisSessionStore({ client: routerless, keyPrefix });
+    for (const session of sessions) await writer.createSession({ session, maxActiveSessions: 5 });
+    // The owners cached (the writer) and not (a fresh store): both kinds of pipeline of the read.
+    for (const reader of [writer, new RedisSessionStore({ client: routerless, keyPrefix })]) {
+      const found = await reader.findSessions(sessions.map((session) => session.id));
+      expect([...found.keys()].sort()).toEqual(sessions.map((session) => session.id).sort());
+      for (const session of sessions) expect(found.get(session.id)).toMatchObject({ id: session.id, userId: session.userId });
+    }
+  });
+
+  it('a slot whose primary the client does not know fails closed (503), and works again once the map is read anew', async (test) => {
+    if (client === null) return test.skip('its server is unreachable (named in the skip line above)');
+    const keyPrefix = randomPrefix();
+    const session = newSessionFixture({ userId: 'lost-slot' });
+    const store = new RedisSessionStore({ client, keyPrefix });
+    await store.createSession({ session, maxActiveSessions: 5 });
+    const slot = keySlot(`${keyPrefix}{u:lost-slot}:s:${session.id}`);
+    // What a MOVED through natMap leaves in ioredis' map: a node key of no connection.
+    client.slots[slot] = ['127.0.0.1:1'];
+    await expect(store.findSessions([session.id])).rejects.toBeInstanceOf(StoreUnavailableError);
+    // The store asked for a fresh map; the next reads find the session again.
+    const deadline = Date.now() + 10_000;
+    let found: Map<string, unknown> | null = null;
+    while (found === null && Date.now() < deadline) {
+      found = await store.findSessions([session.id]).catch(() => null);
+      if (found === null) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(found?.get(session.id)).toMatchObject({ id: session.id });
   });
 });
 
