@@ -39,7 +39,8 @@ describeStoreConformance('redis (three-node cluster)', async () => {
   };
 });
 
-describe('redis cluster: key placement', () => {
+/** A cluster client of the enclosing describe's own, connected before its tests and closed after (null: no cluster). */
+function suiteClient(): () => Cluster | null {
   let client: Cluster | null = null;
   beforeAll(async () => {
     client = await connect();
@@ -47,8 +48,14 @@ describe('redis cluster: key placement', () => {
   afterAll(async () => {
     await client?.quit();
   });
+  return () => client;
+}
+
+describe('redis cluster: key placement', () => {
+  const clientOf = suiteClient();
 
   it('puts every key of one user in one slot, and findSession works from the id alone', async (test) => {
+    const client = clientOf();
     if (client === null) return test.skip('its server is unreachable (named in the skip line above)');
     const keyPrefix = randomPrefix();
     const store = new RedisSessionStore({ client, keyPrefix, ownerCacheSize: 0 });
@@ -65,11 +72,12 @@ describe('redis cluster: key placement', () => {
     expect(userKeys.sort()).toEqual(
       [...sessions.map((s) => `${keyPrefix}${tag}:s:${s.id}`), `${keyPrefix}${tag}:active`, `${keyPrefix}${tag}:all`].sort(),
     );
-    const slots = await Promise.all(userKeys.map((key) => client!.cluster('KEYSLOT', key)));
+    const slots = await Promise.all(userKeys.map((key) => client.cluster('KEYSLOT', key)));
     expect(new Set(slots).size).toBe(1);
   });
 
   it('checkPersistence asks every master (these run without AOF: one warning each)', async (test) => {
+    const client = clientOf();
     if (client === null) return test.skip('its server is unreachable (named in the skip line above)');
     const warnings: (string | number | boolean | null | undefined)[] = [];
     const logger = {
@@ -88,15 +96,10 @@ describe('redis cluster: a pipeline goes to the connection of its slot, never th
   // owner (a failover, a MOVED through natMap) it picks a random node per command and can split one
   // pipeline over two connections, after which one connection's replies go to the wrong commands
   // (the failover soak lost live sessions that way). The store sends its pipelines on the node.
-  let client: Cluster | null = null;
-  beforeAll(async () => {
-    client = await connect();
-  }, 60_000);
-  afterAll(async () => {
-    await client?.quit();
-  });
+  const clientOf = suiteClient();
 
   it('the batched read and its replies are right with the Cluster pipeline forbidden', async (test) => {
+    const client = clientOf();
     if (client === null) return test.skip('its server is unreachable (named in the skip line above)');
     const routerless = new Proxy(client, {
       get(target, property, receiver) {
@@ -121,6 +124,7 @@ describe('redis cluster: a pipeline goes to the connection of its slot, never th
   });
 
   it('a slot whose primary the client does not know fails closed (503), and works again once the map is read anew', async (test) => {
+    const client = clientOf();
     if (client === null) return test.skip('its server is unreachable (named in the skip line above)');
     const keyPrefix = randomPrefix();
     const session = newSessionFixture({ userId: 'lost-slot' });
