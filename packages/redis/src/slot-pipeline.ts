@@ -2,16 +2,17 @@ import type { RedisLike, RedisNodeLike, RedisPipelineLike } from './redis-like.j
 
 /**
  * Runs commands that all touch one slot (`slot`) in one pipeline, and returns one `[error, reply]`
- * per command. On one server, the client's own pipeline. On a cluster, the pipeline of the one connection to the primary that serves the slot, never the
- * `Cluster`'s: ioredis (5.x) routes each command of a cluster pipeline on its own, and while its slot
- * map has no usable owner for the slot (during a failover, or after a `MOVED` through `natMap`) it
- * picks a random node per command. One pipeline can then be split over two connections: the part
- * on the second connection waits for the rest and is never written, yet its replies are expected
- * there, so every later reply on that connection goes to the wrong command for as long as the
- * connection lives (the failover soak saw a session read answered with another command's reply, and
- * live sessions refused as not found; a `WAIT` reply could as well be taken for another write's).
- * A connection of its own cannot be split. A slot without a known, ready primary is a store fault
- * (the call fails closed, 503), and the slot map is refreshed for the next call.
+ * per command. On one server, the client's own pipeline. On a cluster, the pipeline of the one
+ * connection to the primary that serves the slot, never the `Cluster`'s: ioredis (5.x) routes each
+ * command of a cluster pipeline on its own, and while its slot map has no usable owner for the slot
+ * (during a failover, or after a `MOVED` through `natMap`) it picks a random node per command. One
+ * pipeline can then be split over two connections: the part on the second connection waits for the
+ * rest and is never written, yet its replies are expected there, so every later reply on that
+ * connection goes to the wrong command for as long as the connection lives (the failover soak saw a
+ * session's owner read answered with another write's reply, and live sessions refused as not found;
+ * a `WAIT` reply could as well be taken for another write's). A connection of its own cannot be
+ * split. A slot without a known, ready primary is a store fault (the call fails closed, 503), and the
+ * slot map is read again for the next call.
  */
 export async function execForSlot(
   client: RedisLike,
