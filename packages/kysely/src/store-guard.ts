@@ -1,5 +1,5 @@
 import { SessauthError, StoreUnavailableError } from '@sessauth/core';
-import { settleWithin } from '@sessauth/core/store';
+import { retryTransientConflicts, settleWithin } from '@sessauth/core/store';
 
 /** How one store call is bounded. */
 export interface GuardPolicy {
@@ -22,6 +22,10 @@ export function operationTimeout(value: number | undefined): number {
  * becomes a StoreUnavailableError, which the core answers with 503: fail closed.
  * The message names the operation only; the driver error stays in `cause`.
  *
+ * A transient conflict (`isTransientConflict`) is run again within the deadline: every
+ * operation writes in one statement or one transaction, the last step it takes (the purge's
+ * batches delete only what is still there), so a change is never applied twice.
+ *
  * A call that misses its deadline is answered at once; statements it still has
  * on the wire end with their connection (`guardPostgresPool`/`guardMysqlPool`
  * destroy a connection whose query outlives the same bound), so a silent database
@@ -29,7 +33,7 @@ export function operationTimeout(value: number | undefined): number {
  */
 export function guard<T>(operation: string, policy: GuardPolicy, run: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + policy.timeoutMs;
-  return withinBudget(operation, policy, () => retryConflicts(run, deadline));
+  return withinBudget(operation, policy, () => retryTransientConflicts(run, deadline, isTransientConflict));
 }
 
 /** The store call's deadline (set before the work starts, so it fires before the pool guard's of the same length). */
@@ -54,29 +58,6 @@ export function guardRead<T>(operation: string, policy: GuardPolicy, work: Promi
 function storeFailure(operation: string, error: unknown): Error {
   if (error instanceof SessauthError) return error;
   return new StoreUnavailableError(`@sessauth/kysely: ${operation} failed`, { cause: error });
-}
-
-/**
- * Runs the call again after a transient conflict, with a short asynchronous pause,
- * until the deadline. Such an error means the statement or transaction that met it
- * changed nothing (SQLITE_BUSY; a deadlock victim is rolled back whole), and every
- * operation of the store writes in one statement or one transaction, the last
- * step it takes (the purge's batches delete only what is still there), so running
- * the call again cannot apply a change twice.
- */
-async function retryConflicts<T>(run: () => Promise<T>, deadline: number): Promise<T> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await run();
-    } catch (error) {
-      // Jittered back-off from about 1 ms up to 20 ms, so that two processes
-      // waiting on one lock do not retry in lock-step. An attempt costs microseconds
-      // (no busy wait in the driver), so polling this often is cheap.
-      const pause = Math.min(20, 2 ** Math.min(attempt, 5)) * (0.5 + Math.random() / 2);
-      if (!isTransientConflict(error) || Date.now() + pause >= deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, pause));
-    }
-  }
 }
 
 /**

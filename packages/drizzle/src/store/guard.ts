@@ -1,5 +1,5 @@
 import { SessauthError, StoreUnavailableError } from '@sessauth/core';
-import { settleWithin } from '@sessauth/core/store';
+import { retryTransientConflicts, settleWithin } from '@sessauth/core/store';
 import { isTransientConflict } from './driver-errors.js';
 
 export const DEFAULT_OPERATION_TIMEOUT_MS = 5000;
@@ -17,34 +17,17 @@ export function operationTimeout(value: number | undefined): number {
  * table, an unexpected constraint), the call rejects with StoreUnavailableError, which the
  * core answers with 503: fail closed. The message names the operation only; the driver's
  * error stays in `cause`. A statement still on the wire at the deadline is the pool's to end
- * (see the README: statement timeouts).
+ * (see the README: statement timeouts). A transient conflict is run again within the deadline:
+ * every operation writes in one statement or one transaction, its last step, so a change is
+ * never applied twice.
  */
 export function guard<T>(operation: string, timeoutMs: number, run: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   return settleWithin(
     timeoutMs,
-    () => retryConflicts(run, deadline),
+    () => retryTransientConflicts(run, deadline, isTransientConflict),
     () => new StoreUnavailableError(`@sessauth/drizzle: ${operation} timed out after ${timeoutMs} ms`, { operation }),
     (error) =>
       error instanceof SessauthError ? error : new StoreUnavailableError(`@sessauth/drizzle: ${operation} failed`, { cause: error, operation }),
   );
-}
-
-/**
- * Runs the call again after a transient conflict, with a short jittered pause, until the
- * deadline. Such an error means the statement or transaction that met it changed nothing, and
- * every operation writes in one statement or one transaction, its last step, so running the
- * call again cannot apply a change twice.
- */
-async function retryConflicts<T>(run: () => Promise<T>, deadline: number): Promise<T> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await run();
-    } catch (error) {
-      // From about 1 ms up to 20 ms, so two processes waiting on one lock do not retry in lock-step.
-      const pause = Math.min(20, 2 ** Math.min(attempt, 5)) * (0.5 + Math.random() / 2);
-      if (!isTransientConflict(error) || Date.now() + pause >= deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, pause));
-    }
-  }
 }
