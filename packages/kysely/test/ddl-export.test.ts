@@ -8,6 +8,7 @@ import { migrationDdl } from '../src/ddl.js';
 import { KyselyRateLimitStore, KyselySessionStore } from '../src/index.js';
 import type { DialectName } from '../src/dialect/sql-dialect.js';
 import { ALL_TARGETS, type TestDatabase } from './support/test-databases.js';
+import { dropMigrated } from './support/drop-migrated.js';
 
 /** Each column's shape, in table order, as the engine reports it (types, nullability, collation). */
 async function columnsOf(db: Kysely<unknown>, dialect: DialectName, table: string): Promise<unknown[]> {
@@ -52,9 +53,7 @@ for (const target of ALL_TARGETS) {
     });
     afterAll(async () => {
       if (database === null) return;
-      for (const table of [`${database.tableName}_ddl`, `${database.tableName}_ddl_user_lock`, `${database.rateLimitTableName}_ddl`]) {
-        await sql`drop table if exists ${sql.table(table)}`.execute(database.db);
-      }
+      await dropMigrated(database.db, database.dialect, `${database.tableName}_ddl`, `${database.rateLimitTableName}_ddl`);
       await database.close();
     });
 

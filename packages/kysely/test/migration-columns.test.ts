@@ -7,6 +7,7 @@ import { expectedTables, MIGRATION_COLUMNS } from '../src/migrations/migration-c
 import { tableNames } from '../src/schema.js';
 import { SESSION_COLUMNS } from '../src/session-row.js';
 import { ALL_TARGETS, type TestDatabase } from './support/test-databases.js';
+import { dropMigrated } from './support/drop-migrated.js';
 
 async function columnsOf(db: Kysely<unknown>, dialect: DialectName, table: string): Promise<string[]> {
   if (dialect === 'postgres') {
@@ -43,9 +44,7 @@ for (const target of ALL_TARGETS) {
         const { applied } = await migrateToLatest(db, { tableName, rateLimitTableName: `${tableName}_rl` });
         expect(applied).toEqual(Object.keys(MIGRATION_COLUMNS));
       } finally {
-        for (const t of ['', '_user_lock', '_migration', '_migration_lock', '_rl']) {
-          await sql`drop table if exists ${sql.table(`${tableName}${t}`)}`.execute(db);
-        }
+        await dropMigrated(db, database.dialect, tableName, `${tableName}_rl`);
       }
     });
 

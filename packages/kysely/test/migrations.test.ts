@@ -7,6 +7,7 @@ import { createRateLimitMigration } from '../src/migrations/0002-create-rate-lim
 import { addSessionNameMigration } from '../src/migrations/0003-session-name.js';
 import { tableNames } from '../src/schema.js';
 import { ALL_TARGETS, type TestDatabase } from './support/test-databases.js';
+import { dropMigrated } from './support/drop-migrated.js';
 
 async function indexNamesOf(database: TestDatabase, table: string): Promise<string[]> {
   const { db, dialect } = database;
@@ -21,14 +22,6 @@ async function indexNamesOf(database: TestDatabase, table: string): Promise<stri
   }
   const result = await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = ${table}`.execute(db);
   return result.rows.map((r) => r.name);
-}
-
-/** Every table a migration run under these names makes. */
-async function dropTables(db: Kysely<unknown>, names: { tableName: string; rateLimitTableName: string }): Promise<void> {
-  for (const suffix of ['', '_activity', '_security_event', '_user_lock', '_migration', '_migration_lock']) {
-    await sql`drop table if exists ${sql.table(`${names.tableName}${suffix}`)}`.execute(db);
-  }
-  await sql`drop table if exists ${sql.table(names.rateLimitTableName)}`.execute(db);
 }
 
 for (const target of ALL_TARGETS) {
@@ -79,7 +72,7 @@ for (const target of ALL_TARGETS) {
           [],
         ]);
       } finally {
-        await dropTables(db, fresh);
+        await dropMigrated(db, target.dialect, fresh.tableName, fresh.rateLimitTableName);
       }
     });
 
@@ -103,7 +96,7 @@ for (const target of ALL_TARGETS) {
         // The outbox on the long name works: nothing is due.
         expect(await store.claimSecurityEvents(new Date(), new Date(Date.now() + 1000), 10)).toEqual([]);
       } finally {
-        await dropTables(db, fresh);
+        await dropMigrated(db, target.dialect, fresh.tableName, fresh.rateLimitTableName);
       }
     });
 
@@ -143,10 +136,7 @@ for (const target of ALL_TARGETS) {
         expect(await store.renameSession('old-session', 'u1', 'Old laptop', new Date(nowMs + 1000))).toBe(true);
         expect((await store.findSession('old-session'))?.name).toBe('Old laptop');
       } finally {
-        for (const t of ['', '_activity', '_user_lock', '_migration', '_migration_lock']) {
-          await sql`drop table if exists ${sql.table(`${fresh.tableName}${t}`)}`.execute(db);
-        }
-        await sql`drop table if exists ${sql.table(fresh.rateLimitTableName)}`.execute(db);
+        await dropMigrated(db, target.dialect, fresh.tableName, fresh.rateLimitTableName);
       }
     });
 
@@ -187,10 +177,7 @@ for (const target of ALL_TARGETS) {
         expect(await store.recordStepUp({ sessionId: 'old-session', userId: 'u1', authTime: later, amr: ['pwd'], acr: null, now: later })).toBe(true);
         expect(await store.findSession('old-session')).toMatchObject({ authTime: later, amr: ['pwd'], acr: null });
       } finally {
-        for (const t of ['', '_activity', '_user_lock', '_migration', '_migration_lock']) {
-          await sql`drop table if exists ${sql.table(`${fresh.tableName}${t}`)}`.execute(db);
-        }
-        await sql`drop table if exists ${sql.table(fresh.rateLimitTableName)}`.execute(db);
+        await dropMigrated(db, target.dialect, fresh.tableName, fresh.rateLimitTableName);
       }
     });
 

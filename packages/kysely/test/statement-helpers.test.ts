@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { KyselySessionStore, migrateToLatest, withStatementCache } from '../src/index.js';
 import { openKyselyFromUrl } from '../src/open-from-url.js';
 import { POSTGRES_URL } from './support/test-databases.js';
+import { dropMigrated } from './support/drop-migrated.js';
 
 describe('withStatementCache (SQLite)', () => {
   it("prepares the store's hot statements once and every other statement each time", async () => {
@@ -45,9 +46,7 @@ describe('withNamedStatements (PostgreSQL)', () => {
       // The guard's read: the row packed in one JSON array column (see postgresDialect.packColumns).
       expect(ours[0]?.statement).toMatch(/^select json_build_array\("id", "user_id", /);
     } finally {
-      for (const t of [tableName, `${tableName}_migration`, `${tableName}_migration_lock`, `${tableName}_security_event`, `${tableName}_rl`]) {
-        await sql`drop table if exists ${sql.table(t)}`.execute(opened.db);
-      }
+      await dropMigrated(opened.db, opened.dialect, tableName, `${tableName}_rl`);
       await opened.destroy();
     }
   });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KyselyRateLimitStore, KyselySessionStore, migrateToLatest, type DialectName } from '../src/index.js';
 import { openKyselyFromUrl, type OpenedDatabase } from '../src/open-from-url.js';
 import { ALL_TARGETS, type TestDatabase } from './support/test-databases.js';
+import { dropMigrated } from './support/drop-migrated.js';
 
 type Line = { event: string; fields: Record<string, unknown> | undefined };
 
@@ -45,13 +46,13 @@ const FIX = 'run migrateToLatest() with the same table names or `npx sessauth-ky
 for (const target of ALL_TARGETS) {
   describe(`checkSchema() on ${target.label}`, () => {
     let database: TestDatabase | null = null;
-    const created: string[] = [];
+    const created: { tableName: string; rateLimitTableName: string }[] = [];
     beforeAll(async () => {
       database = await target.open();
     });
     afterAll(async () => {
       if (database !== null) {
-        for (const table of created) await sql`drop table if exists ${sql.table(table)}`.execute(database.db);
+        for (const names of created) await dropMigrated(database.db, database.dialect, names.tableName, names.rateLimitTableName);
       }
       await database?.close();
     });
@@ -64,15 +65,7 @@ for (const target of ALL_TARGETS) {
       const { db } = ready();
       const tableName = `sessauth_v_${randomBytes(4).toString('hex')}`;
       const rateLimitTableName = `${tableName}_rl`;
-      created.push(
-        tableName,
-        `${tableName}_activity`,
-        `${tableName}_user_lock`,
-        `${tableName}_migration`,
-        `${tableName}_migration_lock`,
-        `${tableName}_security_event`,
-        rateLimitTableName,
-      );
+      created.push({ tableName, rateLimitTableName });
       if (migrate) await migrateToLatest(db, { tableName, rateLimitTableName });
       return {
         tableName,

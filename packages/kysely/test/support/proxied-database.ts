@@ -4,6 +4,7 @@ import { startFaultProxy, type FaultProxy } from '@sessauth/conformance/faults';
 import { sql, type Kysely } from 'kysely';
 import { KyselySessionStore, migrateToLatest } from '../../src/index.js';
 import { openKyselyFromUrl } from '../../src/open-from-url.js';
+import { dropMigrated } from './drop-migrated.js';
 
 /** A migrated database reached through a fault proxy, plus a direct line for inspection. */
 export interface ProxiedDatabase {
@@ -57,17 +58,7 @@ function target(label: string, engine: 'postgres' | 'mysql', port: number, url: 
             await proxy.setMode({ kind: 'pass' });
             await opened.destroy().catch(() => undefined);
             await proxy.close();
-            for (const table of [
-              tableName,
-              `${tableName}_activity`,
-              `${tableName}_user_lock`,
-              `${tableName}_migration`,
-              `${tableName}_migration_lock`,
-              `${tableName}_security_event`,
-              `${tableName}_rl`,
-            ]) {
-              await sql`drop table if exists ${sql.table(table)}`.execute(direct.db);
-            }
+            await dropMigrated(direct.db, direct.dialect, tableName, `${tableName}_rl`);
             await direct.destroy();
           },
         };

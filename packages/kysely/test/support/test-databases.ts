@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reachService } from '@sessauth/conformance';
-import { postgresLoginFunctionDdl } from '@sessauth/core/store';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { migrateToLatest, type DialectName, type DirectReads } from '../../src/index.js';
 import { openKyselyFromUrl } from '../../src/open-from-url.js';
+import { dropMigrated } from './drop-migrated.js';
 
 export const POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 export const MYSQL_URL = 'mysql://root@127.0.0.1:3306/test';
@@ -55,19 +55,7 @@ async function openMigrated(url: string, preparedStatements: boolean, cleanup: (
     directReads: opened.directReads,
     async close() {
       try {
-        for (const table of [
-          tableName,
-          `${tableName}_activity`,
-          `${tableName}_user_lock`,
-          `${tableName}_migration`,
-          `${tableName}_migration_lock`,
-          `${tableName}_security_event`,
-          rateLimitTableName,
-        ]) {
-          await sql`drop table if exists ${sql.table(table)}`.execute(opened.db);
-        }
-        // Migration 0009's login function (PostgreSQL) outlives its table otherwise.
-        if (opened.dialect === 'postgres') await sql.raw(postgresLoginFunctionDdl(tableName).drop).execute(opened.db);
+        await dropMigrated(opened.db, opened.dialect, tableName, rateLimitTableName);
       } finally {
         await opened.destroy();
         cleanup();
