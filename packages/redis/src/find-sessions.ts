@@ -1,7 +1,5 @@
 import type { SessionRecord } from '@sessauth/core';
-import { keySlot } from './key-slot.js';
 import type { RedisLike } from './redis-like.js';
-import { execForSlot } from './slot-pipeline.js';
 import { hashToRecord } from './session-codec.js';
 import type { StoreContext } from './store-context.js';
 
@@ -58,42 +56,15 @@ export async function findSessions(ctx: StoreContext, ids: readonly string[]): P
 }
 
 /**
- * The replies of `reads`, in order, all sent at once. On one server, as plain commands: the
- * client writes them back to back on its connection without waiting for a reply (the wire is
- * one pipeline already), and an explicit ioredis `Pipeline` measured slower at the small
- * batches of a few concurrent requests (bench/results/coalesced-reads.md). On a cluster, one
- * pipeline per slot (a pipeline may only touch one slot), on its primary's connection
- * (`execForSlot`), all sent at once. Any command's
- * error rejects the whole read (the store fails closed).
+ * The replies of `reads`, in order, all sent at once as plain commands: the client writes them
+ * back to back without waiting for a reply (on one server the wire is one pipeline already; an
+ * explicit ioredis `Pipeline` measured slower at the small batches of a few concurrent requests,
+ * bench/results/coalesced-reads.md). On a cluster each command is routed on its own, so ioredis
+ * follows `MOVED` and `ASK` for each, and no command waits on another: a `Cluster` pipeline is
+ * not used, because ioredis (5.x) can split one over two connections while its slot map has no
+ * usable owner (a failover), after which that connection's replies go to the wrong commands
+ * (`slot-pipeline.ts`). Any command's error rejects the whole read (the store fails closed).
  */
-async function pipelined(client: RedisLike, reads: readonly Read[]): Promise<unknown[]> {
-  if (reads.length === 0) return [];
-  if (client.isCluster !== true || client.pipeline === undefined) {
-    return Promise.all(reads.map(([command, key]) => (command === 'get' ? client.get(key) : client.hgetall(key))));
-  }
-  const groups = new Map<number, number[]>();
-  reads.forEach(([, key], index) => {
-    const slot = keySlot(key);
-    const group = groups.get(slot);
-    if (group === undefined) groups.set(slot, [index]);
-    else group.push(index);
-  });
-  const replies = new Array<unknown>(reads.length);
-  await Promise.all(
-    [...groups].map(async ([slot, indexes]) => {
-      const results = await execForSlot(client, slot, (pipeline) => {
-        for (const index of indexes) {
-          const [command, key] = reads[index] as Read;
-          if (command === 'get') pipeline.get(key);
-          else pipeline.hgetall(key);
-        }
-      });
-      if (results.length !== indexes.length) throw new Error('redis store: a pipeline answered out of shape');
-      results.forEach(([error, reply], position) => {
-        if (error !== null) throw error;
-        replies[indexes[position] as number] = reply;
-      });
-    }),
-  );
-  return replies;
+function pipelined(client: RedisLike, reads: readonly Read[]): Promise<unknown[]> {
+  return Promise.all(reads.map(([command, key]) => (command === 'get' ? client.get(key) : client.hgetall(key))));
 }

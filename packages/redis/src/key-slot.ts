@@ -1,7 +1,7 @@
 /**
  * The Redis Cluster slot of a key (CRC16/XMODEM of the key, or of its hash tag, mod
- * 16384), as the cluster specification defines it: the batched read groups its commands
- * per slot, because a pipeline on a cluster may only touch keys of one slot.
+ * 16384), as the cluster specification defines it: a durable write's pipeline goes to the
+ * primary that serves its script's slot.
  */
 export function keySlot(key: string): number {
   const bytes = new TextEncoder().encode(key);

@@ -28,9 +28,9 @@ export interface RedisLike {
   /** `CONFIG GET name`, for the persistence check only (may be disabled on managed Redis). */
   config(subcommand: 'GET', parameter: string): Promise<unknown>;
   /**
-   * Commands sent in one write and answered together (ioredis `pipeline()`): on a cluster
-   * the batched session read sends one per slot (every key of one pipeline must hash to
-   * one slot); without it, or on one server, it sends plain commands back to back.
+   * Commands sent in one write on one connection and answered together (ioredis `pipeline()`):
+   * only for the `durability` setting, whose write script and its `WAIT` must meet one connection.
+   * On a cluster the store takes the pipeline of the slot primary's node, never the `Cluster`'s.
    */
   pipeline?(): RedisPipelineLike;
   /** True on an ioredis `Cluster`. */
@@ -44,13 +44,20 @@ export interface RedisLike {
   readonly slots?: ReadonlyArray<readonly string[] | undefined>;
   /** On a cluster: read the slot map again (ioredis `Cluster.refreshSlotsCache()`). */
   refreshSlotsCache?(): unknown;
-}
-
-/** One node of a cluster (an ioredis `Redis`), as `nodes()` returns it. */
-export interface RedisNodeLike extends RedisLike {
-  /** Where it connects: `host:port` names it in the cluster's `slots`. */
-  readonly options?: { readonly host?: string; readonly port?: number };
-  /** `'ready'` when it takes commands (ioredis `Redis.status`); `'wait'` before its first. */
+  /**
+   * The client's options, read once by the stores to refuse what they cannot work with: ioredis'
+   * own `keyPrefix` (the session store builds some keys inside its scripts, where it does not
+   * reach; use the store's `keyPrefix`) and `enableAutoPipelining` on a cluster. On a node, its
+   * `host` and `port` name it in the cluster's `slots`.
+   */
+  readonly options?: {
+    readonly keyPrefix?: string;
+    readonly enableAutoPipelining?: boolean;
+    readonly redisOptions?: { readonly keyPrefix?: string };
+    readonly host?: string;
+    readonly port?: number;
+  };
+  /** `'ready'` when it takes commands (ioredis `status`); `'wait'` before a lazy client's first. */
   readonly status?: string;
   /** Opens a connection not opened yet (ioredis connects a cluster's node on first use). */
   connect?(): Promise<void>;
@@ -59,10 +66,11 @@ export interface RedisNodeLike extends RedisLike {
   off?(event: 'ready' | 'close' | 'end', listener: () => void): unknown;
 }
 
-/** The part of an ioredis `Pipeline` the batched session read uses. */
+/** One node of a cluster (an ioredis `Redis`), as `nodes()` returns it: `options.host:port` names it in `slots`. */
+export type RedisNodeLike = RedisLike;
+
+/** The part of an ioredis `Pipeline` the store uses (the `durability` setting only). */
 export interface RedisPipelineLike {
-  get(key: string): unknown;
-  hgetall(key: string): unknown;
   /** Only for the `durability` setting: the write script and its `WAIT` go in one pipeline (one connection, one node). */
   evalsha?(sha1: string, numkeys: number, ...args: (string | number)[]): unknown;
   /** Only for the `durability` setting, after `NOSCRIPT`. */

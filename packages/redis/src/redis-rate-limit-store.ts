@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RateLimitStore } from '@sessauth/core';
 import { hitInOrder, type RateLimitHit } from '@sessauth/core/store';
+import { refuseUnsupportedClient } from './client-options.js';
 import { guard } from './guard.js';
 import { KeyLayout } from './keys.js';
 import type { RedisLike } from './redis-like.js';
@@ -34,6 +35,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   private readonly timeoutMs: number;
 
   constructor(options: RedisRateLimitStoreOptions) {
+    refuseUnsupportedClient(options.client, 'RedisRateLimitStore');
     this.client = options.client;
     this.keys = new KeyLayout(options.keyPrefix);
     this.timeoutMs = options.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;

@@ -19,6 +19,7 @@ import type {
 import { RedisSecurityEventOutbox } from './security-event-outbox.js';
 import { listSessionsForAdmin } from './admin-listing.js';
 import { checkPersistence, type PersistenceReport } from './check-persistence.js';
+import { refuseUnsupportedClient } from './client-options.js';
 import { copyNewRecord, createSession } from './create-session.js';
 import { findSessions } from './find-sessions.js';
 import { runWriteScript, validateDurability } from './durability.js';
@@ -52,6 +53,7 @@ export class RedisSessionStore implements SessionStore {
   private readonly outbox: RedisSecurityEventOutbox;
 
   constructor(options: RedisSessionStoreOptions) {
+    refuseUnsupportedClient(options.client, 'RedisSessionStore');
     const retentionSeconds = options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS;
     if (!(retentionSeconds > 0)) throw new TypeError('RedisSessionStore: retentionSeconds must be positive');
     this.timeoutMs = options.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
@@ -106,8 +108,8 @@ export class RedisSessionStore implements SessionStore {
 
   /**
    * Many sessions by id (the core coalesces the guard's reads through it): the `HGETALL`s
-   * sent at once when the owners are known (one pipeline per slot on a cluster); under the
-   * same deadline as one `findSession`.
+   * sent at once when the owners are known (back to back on the connection; on a cluster each
+   * routed on its own); under the same deadline as one `findSession`.
    */
   findSessions(ids: readonly string[]): Promise<Map<string, SessionRecord>> {
     return guard('findSessions', this.timeoutMs, () => findSessions(this.ctx, ids));

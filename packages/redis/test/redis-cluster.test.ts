@@ -1,9 +1,11 @@
 import { describeStoreConformance, newSessionFixture, reachService } from '@sessauth/conformance';
-import type { Cluster } from 'ioredis';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { Cluster as IORedisCluster, Redis, type Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StoreUnavailableError } from '@sessauth/core';
 import { RedisSessionStore, createRedisClusterClient } from '../src/index.js';
 import { keySlot } from '../src/key-slot.js';
+import type { RedisLike, RedisPipelineLike } from '../src/redis-like.js';
+import { execForSlot } from '../src/slot-pipeline.js';
 import { escapeTag } from '../src/keys.js';
 import { startLocalRedisCluster, type LocalRedisCluster } from './local-redis-cluster.js';
 import { randomPrefix } from './redis-test-kit.js';
@@ -91,11 +93,12 @@ describe('redis cluster: key placement', () => {
   });
 });
 
-describe('redis cluster: a pipeline goes to the connection of its slot, never through the Cluster router', () => {
+describe("redis cluster: never a Cluster pipeline; a durable write's pipeline goes to its slot primary's connection", () => {
   // ioredis routes each command of a `Cluster` pipeline on its own; while its slot map has no usable
   // owner (a failover, a MOVED through natMap) it picks a random node per command and can split one
   // pipeline over two connections, after which one connection's replies go to the wrong commands
-  // (the failover soak lost live sessions that way). The store sends its pipelines on the node.
+  // (the failover soak lost live sessions that way). The batched read sends single commands; a
+  // durable write's script and WAIT go in a pipeline on the slot primary's own connection.
   const clientOf = suiteClient();
 
   it('the batched read and its replies are right with the Cluster pipeline forbidden', async (test) => {
@@ -115,7 +118,7 @@ describe('redis cluster: a pipeline goes to the connection of its slot, never th
     const sessions = [0, 1, 2].map((n) => newSessionFixture({ userId: `user-${n % 2}` }));
     const writer = new RedisSessionStore({ client: routerless, keyPrefix });
     for (const session of sessions) await writer.createSession({ session, maxActiveSessions: 5 });
-    // The owners cached (the writer) and not (a fresh store): both kinds of pipeline of the read.
+    // The owners cached (the writer) and not (a fresh store): every read of the batch.
     for (const reader of [writer, new RedisSessionStore({ client: routerless, keyPrefix })]) {
       const found = await reader.findSessions(sessions.map((session) => session.id));
       expect([...found.keys()].sort()).toEqual(sessions.map((session) => session.id).sort());
@@ -123,27 +126,107 @@ describe('redis cluster: a pipeline goes to the connection of its slot, never th
     }
   });
 
-  it('a slot whose primary the client does not know fails closed (503), and works again once the map is read anew', async (test) => {
+  it('a slot whose owner in the map has no connection: the read follows the redirect; a slot pipeline fails closed, then works on the fresh map', async (test) => {
     const client = clientOf();
     if (client === null) return test.skip('its server is unreachable (named in the skip line above)');
     const keyPrefix = randomPrefix();
     const session = newSessionFixture({ userId: 'lost-slot' });
     const store = new RedisSessionStore({ client, keyPrefix });
     await store.createSession({ session, maxActiveSessions: 5 });
-    const slot = keySlot(`${keyPrefix}{u:lost-slot}:s:${session.id}`);
+    const key = `${keyPrefix}{u:lost-slot}:s:${session.id}`;
+    const slot = keySlot(key);
     // What a MOVED through natMap leaves in ioredis' map: a node key of no connection.
     client.slots[slot] = ['127.0.0.1:1'];
-    await expect(store.findSessions([session.id])).rejects.toBeInstanceOf(StoreUnavailableError);
-    // The store asked for a fresh map; the next reads find the session again.
+    // Single commands: ioredis sends each to some node and follows its MOVED.
+    expect((await store.findSessions([session.id])).get(session.id)).toMatchObject({ id: session.id });
+    client.slots[slot] = ['127.0.0.1:1'];
+    const refreshes = countRefreshes(client);
+    const hashLength = (pipeline: RedisPipelineLike) => void (pipeline as unknown as { hlen(key: string): unknown }).hlen(key);
+    await expect(execForSlot(client, slot, hashLength)).rejects.toThrow(`no ready primary is known for slot ${slot}`);
+    expect(refreshes()).toBe(1);
+    // The store asked for a fresh map; the node's own pipeline then answers.
     const deadline = Date.now() + 10_000;
-    let found: Map<string, unknown> | null = null;
-    while (found === null && Date.now() < deadline) {
-      found = await store.findSessions([session.id]).catch(() => null);
-      if (found === null) await new Promise((resolve) => setTimeout(resolve, 50));
+    let replies: Array<[Error | null, unknown]> | null = null;
+    while (replies === null && Date.now() < deadline) {
+      replies = await execForSlot(client, slot, hashLength).catch(() => null);
+      if (replies === null) await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(found?.get(session.id)).toMatchObject({ id: session.id });
+    expect(replies?.[0]?.[0]).toBeNull();
+    expect(Number(replies?.[0]?.[1])).toBeGreaterThan(3);
+  });
+
+  it('a Cluster created with lazyConnect and never used is connected by the first slot pipeline', async (test) => {
+    const nodes = await cluster();
+    if (nodes === null) return test.skip('its server is unreachable (named in the skip line above)');
+    const lazy = new IORedisCluster(
+      nodes.ports.map((port) => ({ host: '127.0.0.1', port })),
+      { lazyConnect: true },
+    );
+    try {
+      expect(lazy.status).toBe('wait');
+      const replies = await execForSlot(lazy, keySlot('lazy-key'), (pipeline) => void (pipeline as unknown as { ping(): unknown }).ping());
+      expect(replies).toEqual([[null, 'PONG']]);
+      expect(lazy.status).toBe('ready');
+    } finally {
+      lazy.disconnect();
+    }
+  });
+
+  it('calls that meet a primary still being connected share one wait (no listeners piling up), then fail closed', async (test) => {
+    if ((await cluster()) === null) return test.skip('its server is unreachable (named in the skip line above)');
+    // A primary that accepts the connection but never answers its ready check: ioredis keeps it in
+    // `connect`, as it keeps a primary that is loading its data after a restart.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    const node = new Redis({ host: '127.0.0.1', port, lazyConnect: true, retryStrategy: () => null });
+    const listeners = () => SETTLING.map((event) => node.listenerCount(event));
+    let refreshes = 0;
+    // A cluster client as the store reads it (RedisLike is structural): slot 0 served by that node.
+    const client = {
+      isCluster: true,
+      status: 'ready',
+      slots: [[`127.0.0.1:${port}`]],
+      nodes: () => [node],
+      pipeline: () => {
+        throw new Error('the Cluster pipeline was used');
+      },
+      refreshSlotsCache: () => void (refreshes += 1),
+    } as unknown as RedisLike;
+    const failsClosed = (outcome: PromiseSettledResult<unknown>) => outcome.status === 'rejected' && /no ready primary/.test(String(outcome.reason));
+    try {
+      const first = Promise.allSettled([execForSlot(client, 0, () => undefined)]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(node.status).toBe('connect');
+      const withOneCall = listeners();
+      const more = Promise.allSettled(Array.from({ length: 49 }, () => execForSlot(client, 0, () => undefined)));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      // 49 more calls wait on the first one's wait: not one listener more.
+      expect(listeners()).toEqual(withOneCall);
+      expect([...(await first), ...(await more)].every(failsClosed)).toBe(true);
+      // The wait let go of its one listener per event, and the slot map was read again once, not 50 times.
+      expect(listeners()).toEqual(withOneCall.map((count) => count - 1));
+      expect(refreshes).toBe(1);
+    } finally {
+      node.disconnect();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
+
+function countRefreshes(client: Cluster): () => number {
+  let count = 0;
+  const refresh = client.refreshSlotsCache.bind(client);
+  client.refreshSlotsCache = (...args: Parameters<Cluster['refreshSlotsCache']>) => {
+    count += 1;
+    return refresh(...args);
+  };
+  return () => count;
+}
+
+const SETTLING = ['ready', 'close', 'end'] as const;
 
 /** Every key under `prefix` on every master. */
 async function keysUnder(client: Cluster, prefix: string): Promise<string[]> {
