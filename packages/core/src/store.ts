@@ -31,6 +31,14 @@ export { encodeAdminCursor, decodeAdminCursor } from './store/admin-cursor.js';
 export { isActive } from './sessions/session-state.js';
 export { settleWithin } from './time/settle-within.js';
 export { retryTransientConflicts } from './store/retry-transient-conflicts.js';
+export {
+  type MariaDbSessionTables,
+  type MariaDbSessionColumns,
+  type MariaDbCounterHit,
+  MYSQL_PARSE_ERROR,
+  mariadbLoginStatement,
+  mariadbCounterHitsStatement,
+} from './store/mariadb-compound-statements.js';
 export { hitInOrder } from './rate-limit/hit-in-order.js';
 export { findSessionsInBatches } from './store/find-sessions-in-batches.js';
 export { parseStoredAmr, parseStoredLocation } from './store/stored-columns.js';

@@ -1,5 +1,11 @@
 import type { CompiledQuery, Kysely } from 'kysely';
-import { POSTGRES_FUNCTION_LOOKUP, POSTGRES_NEEDS_READ_COMMITTED, POSTGRES_OTHER_TABLE, POSTGRES_UNDEFINED_FUNCTION } from '@sessauth/core/store';
+import {
+  MYSQL_PARSE_ERROR,
+  POSTGRES_FUNCTION_LOOKUP,
+  POSTGRES_NEEDS_READ_COMMITTED,
+  POSTGRES_OTHER_TABLE,
+  POSTGRES_UNDEFINED_FUNCTION,
+} from '@sessauth/core/store';
 
 /**
  * Databases (Kysely instances) whose server refused a one-trip form: a compound statement as a
@@ -8,9 +14,6 @@ import { POSTGRES_FUNCTION_LOOKUP, POSTGRES_NEEDS_READ_COMMITTED, POSTGRES_OTHER
  * statements for the life of the instance.
  */
 const noOneTripForm = new WeakSet<object>();
-
-/** MySQL's ER_PARSE_ERROR: the statement was not run at all, so the statements may follow. */
-const PARSE_ERROR = 1064;
 
 /**
  * Runs a one-round-trip form of a store step; null when this server has no such statement
@@ -37,7 +40,7 @@ export async function runInOneTrip<DB>(db: Kysely<DB>, query: CompiledQuery | un
 function isAbsent(error: unknown): boolean {
   const { errno, code, routine } = error as { errno?: unknown; code?: unknown; routine?: unknown };
   return (
-    errno === PARSE_ERROR ||
+    errno === MYSQL_PARSE_ERROR ||
     (code === POSTGRES_UNDEFINED_FUNCTION && routine === POSTGRES_FUNCTION_LOOKUP) ||
     code === POSTGRES_NEEDS_READ_COMMITTED ||
     code === POSTGRES_OTHER_TABLE

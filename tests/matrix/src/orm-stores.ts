@@ -234,6 +234,30 @@ export async function ormPgStores(orm: 'prisma' | 'drizzle', url: string, option
   };
 }
 
+/** Drizzle's session and rate-limit stores on MySQL/MariaDB (mysql2), their tables made from drizzle-kit's statements. */
+export async function drizzleMysqlStores(url: string): Promise<{ store: SessionStore; rateLimitStore: RateLimitStore; close(): Promise<void> }> {
+  const suffix = randomBytes(4).toString('hex');
+  const cell = await drizzleCell('mysql', url, { tableName: `sessauth_trips_${suffix}`, rateLimitTableName: `sessauth_trips_${suffix}_rl` });
+  const close = async () => {
+    try {
+      for (const table of Object.values(cell.tables) as Table[]) await cell.run(`drop table if exists ${getTableName(table)}`);
+    } finally {
+      await cell.close();
+    }
+  };
+  try {
+    for (const statement of cell.ddl) await cell.run(statement);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return {
+    store: new DrizzleSessionStore(cell.db, { tables: cell.tables }),
+    rateLimitStore: new DrizzleRateLimitStore(cell.db, { tables: cell.tables }),
+    close,
+  };
+}
+
 const prismaPackage = dirname(createRequire(import.meta.url).resolve('@sessauth/prisma/package.json'));
 
 /**

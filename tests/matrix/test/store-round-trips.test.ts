@@ -6,7 +6,7 @@ import { KyselyRateLimitStore, createKyselyStore, migrateToLatest, openKyselyFro
 import { RedisRateLimitStore, RedisSessionStore, createRedisClient } from '@sessauth/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropKyselyTables } from '../src/drop-kysely-tables.js';
-import { ormPgStores } from '../src/orm-stores.js';
+import { drizzleMysqlStores, ormPgStores } from '../src/orm-stores.js';
 import { type RoundTripCounter, startRoundTripCounter } from '../src/round-trip-counter.js';
 
 // Issue 24 point 3: a login costs at most two store round trips (one before the password check,
@@ -93,6 +93,23 @@ function redisCell(): Promise<Cell | null> {
   });
 }
 
+/** Drizzle's stores on MariaDB behind the relay: drizzle-kit's tables, the compound statements. */
+function drizzleMariaDbCell(): Promise<Cell | null> {
+  return reachService('MariaDB/MySQL 127.0.0.1:3306', async () => {
+    const counter = await startRoundTripCounter({ port: 3306 });
+    const stores = await drizzleMysqlStores(`mysql://root@127.0.0.1:${counter.port}/test`);
+    return {
+      counter,
+      store: stores.store,
+      rateLimitStore: stores.rateLimitStore,
+      async close() {
+        await stores.close();
+        await counter.close();
+      },
+    };
+  });
+}
+
 /** An ORM store on PostgreSQL behind the relay: Prisma's migrations or drizzle-kit's tables with the login function. */
 function ormPgCell(orm: 'prisma' | 'drizzle'): () => Promise<Cell | null> {
   return () =>
@@ -117,6 +134,7 @@ const CELLS: Record<string, () => Promise<Cell | null>> = {
   redis: redisCell,
   'prisma postgres': ormPgCell('prisma'),
   'drizzle postgres': ormPgCell('drizzle'),
+  'drizzle mariadb': drizzleMariaDbCell,
 };
 
 /** Every per-client budget on, as a host that turns them all on has them. */

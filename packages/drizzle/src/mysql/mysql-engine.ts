@@ -2,11 +2,14 @@ import { eq, getTableName, sql, type Table } from 'drizzle-orm';
 import type { MySqlDatabase, MySqlQueryResultHKT, MySqlTable, PreparedQueryHKTBase } from 'drizzle-orm/mysql-core';
 import { asyncTransactions } from '../store/async-engine.js';
 import { rotateMatch, swapSet, type RotateValues } from '../store/conditions.js';
-import type { QueryDb, SessionEngine } from '../store/engine.js';
+import type { CounterState, QueryDb, SessionEngine } from '../store/engine.js';
 import { afterSwap, type SwapResult } from '../store/rotate-outcome.js';
 import type { SessionRow } from '../store/session-row.js';
 import { sessionRecordFromModelRow } from '@sessauth/core/store';
 import { counterUpdate } from '../store/upsert-counter.js';
+import { fromStoredRow, lastSelectedRow, runCompoundStatement } from './compound-statement.js';
+import { hitCountersInOneStatement } from './counter-hits.js';
+import { insertInOneCompoundStatement } from './login-statement.js';
 import type { SessauthMysqlTables } from './schema.js';
 
 /** Any drizzle MySQL database (mysql2); its schema does not matter here. */
@@ -30,6 +33,51 @@ export function mysqlEngine(db: AnyMysqlDatabase, tables: SessauthMysqlTables): 
     const [row] = await executor.select().from(t).where(eq(t.id, values.id));
     return row === undefined ? null : afterSwap(sessionRecordFromModelRow(row as SessionRow), values);
   };
+  // MariaDB: the conditional UPDATE and, only when it changed the row, its read-back, in one compound
+  // statement (one round trip; no RETURNING on UPDATE there). No result set means no swap.
+  const swapInOneStatement = async (values: RotateValues): Promise<SwapResult | undefined> => {
+    const result = await runCompoundStatement(
+      db,
+      () =>
+        sql`begin not atomic ${db.update(t).set(swapSet(values)).where(rotateMatch(t, values)).getSQL()}; if row_count() = 1 then ${db
+          .select()
+          .from(t)
+          .where(eq(t.id, values.id))
+          .getSQL()}; end if; end`,
+    );
+    if (result === null) return undefined;
+    const stored = lastSelectedRow(result);
+    return stored === undefined ? 'no_swap' : afterSwap(sessionRecordFromModelRow(fromStoredRow(t, stored)), values);
+  };
+  // MySQL (no compound statement): each hit its own transaction, the upsert then the read of what it wrote.
+  const hitInTransaction = (key: string, nowMs: number, windowMs: number): Promise<CounterState> =>
+    db.transaction(async (tx) => {
+      const resetAtMs = nowMs + windowMs;
+      await tx
+        .insert(rateLimit)
+        .values({ counterKey: key, count: 1, resetAt: resetAtMs })
+        .onDuplicateKeyUpdate({ set: counterUpdate(rateLimit, nowMs, resetAtMs) });
+      const [row] = await tx.select({ count: rateLimit.count, resetAt: rateLimit.resetAt }).from(rateLimit).where(eq(rateLimit.counterKey, key));
+      if (row === undefined) throw new Error('counter upsert left no row');
+      return { count: Number(row.count), resetAtMs: Number(row.resetAt) };
+    }, READ_COMMITTED);
+  const transactions = asyncTransactions<AnyMysqlDatabase>({
+    session: t,
+    activity: tables.activity,
+    transaction: (work) => db.transaction(work, READ_COMMITTED),
+    builders: (tx) => tx as unknown as QueryDb,
+    // No transaction-scoped advisory lock in MySQL (GET_LOCK is per connection and would leak
+    // into the pool on an error): the upsert takes an exclusive lock on the user's row, also
+    // for a first login, held until COMMIT. The same row @sessauth/kysely locks.
+    lockUser: async (tx, userId) => {
+      await tx
+        .insert(userLock)
+        .values({ userId })
+        .onDuplicateKeyUpdate({ set: { userId: sql`${userLock.userId}` } });
+    },
+    readForUpdate: async (tx, id) => (await tx.select().from(t).where(eq(t.id, id)).for('update'))[0] as SessionRow | undefined,
+    swap,
+  });
   return {
     name: 'mysql',
     batchedReads: true,
@@ -38,24 +86,11 @@ export function mysqlEngine(db: AnyMysqlDatabase, tables: SessauthMysqlTables): 
     sessionSchema: [t, userLock],
     // mysql2 counts the rows whose value changed; the stores account for it where it matters (rename).
     changed: async (query) => affectedRows(await query),
-    swap: (values) => swap(db, values),
-    ...asyncTransactions<AnyMysqlDatabase>({
-      session: t,
-      activity: tables.activity,
-      transaction: (work) => db.transaction(work, READ_COMMITTED),
-      builders: (tx) => tx as unknown as QueryDb,
-      // No transaction-scoped advisory lock in MySQL (GET_LOCK is per connection and would leak
-      // into the pool on an error): the upsert takes an exclusive lock on the user's row, also
-      // for a first login, held until COMMIT. The same row @sessauth/kysely locks.
-      lockUser: async (tx, userId) => {
-        await tx
-          .insert(userLock)
-          .values({ userId })
-          .onDuplicateKeyUpdate({ set: { userId: sql`${userLock.userId}` } });
-      },
-      readForUpdate: async (tx, id) => (await tx.select().from(t).where(eq(t.id, id)).for('update'))[0] as SessionRow | undefined,
-      swap,
-    }),
+    swap: async (values) => (await swapInOneStatement(values)) ?? swap(db, values),
+    ...transactions,
+    // One compound statement on MariaDB; MySQL refuses it (nothing ran) and keeps the transaction.
+    insertWithinCap: async (row, cap, lockWaitMs) =>
+      (await insertInOneCompoundStatement(db, { session: t, userLock }, row, cap)) ?? transactions.insertWithinCap(row, cap, lockWaitMs),
     // Not INSERT IGNORE, which would also turn a too-long value into a warning: only a stored
     // primary key is left as it is (a no-op assignment).
     insertNew: async (table, rows) => {
@@ -64,20 +99,23 @@ export function mysqlEngine(db: AnyMysqlDatabase, tables: SessauthMysqlTables): 
         .values([...rows])
         .onDuplicateKeyUpdate({ set: { id: sql`${table.id}` } });
     },
-    // No RETURNING on upserts: the upsert locks the row and the SELECT in the same transaction
-    // reads what it wrote. MySQL runs the assignments left to right (the table's column order:
-    // count, then reset_at), so the count is decided before reset_at changes.
-    hitCounter: (key, nowMs, windowMs) =>
-      db.transaction(async (tx) => {
-        const resetAtMs = nowMs + windowMs;
-        await tx
-          .insert(rateLimit)
-          .values({ counterKey: key, count: 1, resetAt: resetAtMs })
-          .onDuplicateKeyUpdate({ set: counterUpdate(rateLimit, nowMs, resetAtMs) });
-        const [row] = await tx.select({ count: rateLimit.count, resetAt: rateLimit.resetAt }).from(rateLimit).where(eq(rateLimit.counterKey, key));
-        if (row === undefined) throw new Error('counter upsert left no row');
-        return { count: Number(row.count), resetAtMs: Number(row.resetAt) };
-      }, READ_COMMITTED),
+    // One compound statement on MariaDB. On MySQL, no RETURNING on upserts: the upsert locks the row
+    // and the SELECT in the same transaction reads what it wrote. MySQL runs the assignments left to
+    // right (the table's column order: count, then reset_at), so the count is decided before reset_at changes.
+    hitCounter: async (key, nowMs, windowMs) =>
+      (await hitCountersInOneStatement(db, rateLimit, [{ key, windowMs, limit: Number.MAX_SAFE_INTEGER }], nowMs))?.[0] ??
+      hitInTransaction(key, nowMs, windowMs),
+    hitCounters: async (hits, nowMs) => {
+      const inOne = await hitCountersInOneStatement(db, rateLimit, hits, nowMs);
+      if (inOne !== null) return inOne;
+      const states: CounterState[] = [];
+      for (const hit of hits) {
+        const state = await hitInTransaction(hit.key, nowMs, hit.windowMs);
+        states.push(state);
+        if (state.count > hit.limit) break;
+      }
+      return states;
+    },
     nonBinaryCollation: (which) =>
       nonBinaryCollation(
         db,

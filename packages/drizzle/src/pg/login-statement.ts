@@ -6,8 +6,9 @@ import {
   type PostgresSessionColumns,
   postgresLoginStatement,
 } from '@sessauth/core/store';
-import { type Column, getTableName, type SQL, sql } from 'drizzle-orm';
+import { type Column, getTableName, type SQL } from 'drizzle-orm';
 import { getTableConfig } from 'drizzle-orm/pg-core';
+import { bound, marker } from '../store/bound-statement.js';
 import { driverError } from '../store/driver-errors.js';
 import type { SessionRow } from '../store/session-row.js';
 import type { SessionTable } from '../store/tables.js';
@@ -19,11 +20,6 @@ import type { SessionTable } from '../store/tables.js';
  * transaction for the database object's life.
  */
 const noLoginStatement = new WeakSet<object>();
-
-/** Stands for the `index`-th value in the statement's text: NUL cannot occur in a PostgreSQL identifier. */
-const NUL = String.fromCharCode(0);
-const marker = (index: number) => `${NUL}${index}${NUL}`;
-const MARKER = new RegExp(`${NUL}(\\d+)${NUL}`);
 
 /**
  * Login's write in one statement: the core's `postgresLoginStatement` (the function takes the
@@ -65,10 +61,4 @@ function refusedWhole(error: unknown): boolean {
   const { code, routine } = driverError(error) ?? {};
   if (code === POSTGRES_NEEDS_READ_COMMITTED || code === POSTGRES_OTHER_TABLE) return true;
   return code === POSTGRES_UNDEFINED_FUNCTION && (routine === POSTGRES_FUNCTION_LOOKUP || routine === undefined);
-}
-
-/** The markers as drizzle's own parameters, so every PostgreSQL driver binds them its way. */
-function bound(text: string, parameters: readonly unknown[]): SQL {
-  const pieces = text.split(MARKER);
-  return sql.join(pieces.map((piece, index) => (index % 2 === 0 ? sql.raw(piece) : sql`${parameters[Number(piece) - 1]}`)));
 }

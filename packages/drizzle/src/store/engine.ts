@@ -98,7 +98,8 @@ export interface SessionEngine {
   hitCounter(key: string, nowMs: number, windowMs: number): Promise<CounterState>;
   /**
    * The hits in order in one statement, stopping after the first past its limit (the rate-limit
-   * port's `hitMany`). PostgreSQL only; the other engines' stores make them one `hitCounter` at a time.
+   * port's `hitMany`). PostgreSQL (chained upserts) and MySQL/MariaDB (a compound statement on MariaDB,
+   * one transaction per hit on MySQL); SQLite's store makes them one `hitCounter` at a time.
    */
   hitCounters?(hits: readonly CounterHit[], nowMs: number): Promise<CounterState[]>;
   /** The tables `verify()` checks for the session store (MySQL: with the user-lock table). */
