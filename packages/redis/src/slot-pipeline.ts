@@ -88,7 +88,7 @@ function waitForSettling(target: RedisLike): Promise<void> {
 }
 
 /** At most one slot map refresh per client in this interval: each opens a connection of its own. */
-const REFRESH_INTERVAL_MS = 500;
+const REFRESH_INTERVAL_MS = 100;
 const lastRefresh = new WeakMap<RedisLike, number>();
 
 function refreshSlotMap(client: RedisLike): void {
