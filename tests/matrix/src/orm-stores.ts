@@ -83,25 +83,39 @@ async function drizzleCell(
   return { db: drizzleSqlite(database), tables, ddl, run: async (statement) => database.exec(statement), close };
 }
 
+/** A drizzle cell with drizzle-kit's statements run (those `include` keeps), and how to drop its tables and close it. */
+async function migratedDrizzleCell(
+  engine: Engine,
+  url: string,
+  names: { tableName: string; rateLimitTableName: string },
+  options: { connection?: OrmPgOptions['connection']; include?: (statement: string) => boolean } = {},
+): Promise<{ cell: DrizzleCell; close(): Promise<void> }> {
+  const cell = await drizzleCell(engine, url, names, options.connection);
+  const close = async () => {
+    try {
+      if (engine !== 'sqlite')
+        for (const table of Object.values(cell.tables) as Table[]) await cell.run(`drop table if exists ${getTableName(table)}`);
+    } finally {
+      await cell.close();
+    }
+  };
+  try {
+    for (const statement of cell.ddl) if (options.include?.(statement) ?? true) await cell.run(statement);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { cell, close };
+}
+
 /** The Drizzle store on this cell's tables, made from drizzle-kit's own migration SQL for the package's schema. */
 export function drizzleStore(engine: Engine, url: string): StoreFactory {
   return async () => {
     const suffix = randomBytes(4).toString('hex');
-    const cell = await drizzleCell(engine, url, { tableName: `sessauth_matrix_${suffix}`, rateLimitTableName: `sessauth_matrix_${suffix}_rl` });
-    const close = async () => {
-      try {
-        if (engine !== 'sqlite')
-          for (const table of Object.values(cell.tables) as Table[]) await cell.run(`drop table if exists ${getTableName(table)}`);
-      } finally {
-        await cell.close();
-      }
-    };
-    try {
-      for (const statement of cell.ddl) await cell.run(statement);
-    } catch (error) {
-      await close();
-      throw error;
-    }
+    const { cell, close } = await migratedDrizzleCell(engine, url, {
+      tableName: `sessauth_matrix_${suffix}`,
+      rateLimitTableName: `sessauth_matrix_${suffix}_rl`,
+    });
     return { store: new DrizzleSessionStore(cell.db, { tables: cell.tables, activity: true, securityEventOutbox: true }), close };
   };
 }
@@ -190,20 +204,10 @@ export async function ormPgStores(orm: 'prisma' | 'drizzle', url: string, option
   const suffix = randomBytes(4).toString('hex');
   if (orm === 'drizzle') {
     const names = { tableName: `sessauth_trips_${suffix}`, rateLimitTableName: `sessauth_trips_${suffix}_rl` };
-    const cell = await drizzleCell('postgres', url, names, options.connection);
-    const close = async () => {
-      try {
-        for (const table of Object.values(cell.tables) as Table[]) await cell.run(`drop table if exists ${getTableName(table)}`);
-      } finally {
-        await cell.close();
-      }
-    };
-    try {
-      for (const statement of cell.ddl) if (withFunction || !statement.includes('_evict_beyond_cap')) await cell.run(statement);
-    } catch (error) {
-      await close();
-      throw error;
-    }
+    const { cell, close } = await migratedDrizzleCell('postgres', url, names, {
+      connection: options.connection,
+      include: (statement) => withFunction || !statement.includes('_evict_beyond_cap'),
+    });
     return {
       store: new DrizzleSessionStore(cell.db, { tables: cell.tables, operationTimeoutMs: options.operationTimeoutMs }),
       rateLimitStore: new DrizzleRateLimitStore(cell.db, { tables: cell.tables }),
@@ -237,20 +241,10 @@ export async function ormPgStores(orm: 'prisma' | 'drizzle', url: string, option
 /** Drizzle's session and rate-limit stores on MySQL/MariaDB (mysql2), their tables made from drizzle-kit's statements. */
 export async function drizzleMysqlStores(url: string): Promise<{ store: SessionStore; rateLimitStore: RateLimitStore; close(): Promise<void> }> {
   const suffix = randomBytes(4).toString('hex');
-  const cell = await drizzleCell('mysql', url, { tableName: `sessauth_trips_${suffix}`, rateLimitTableName: `sessauth_trips_${suffix}_rl` });
-  const close = async () => {
-    try {
-      for (const table of Object.values(cell.tables) as Table[]) await cell.run(`drop table if exists ${getTableName(table)}`);
-    } finally {
-      await cell.close();
-    }
-  };
-  try {
-    for (const statement of cell.ddl) await cell.run(statement);
-  } catch (error) {
-    await close();
-    throw error;
-  }
+  const { cell, close } = await migratedDrizzleCell('mysql', url, {
+    tableName: `sessauth_trips_${suffix}`,
+    rateLimitTableName: `sessauth_trips_${suffix}_rl`,
+  });
   return {
     store: new DrizzleSessionStore(cell.db, { tables: cell.tables }),
     rateLimitStore: new DrizzleRateLimitStore(cell.db, { tables: cell.tables }),

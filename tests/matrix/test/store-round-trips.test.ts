@@ -93,29 +93,17 @@ function redisCell(): Promise<Cell | null> {
   });
 }
 
-/** Drizzle's stores on MariaDB behind the relay: drizzle-kit's tables, the compound statements. */
-function drizzleMariaDbCell(): Promise<Cell | null> {
-  return reachService('MariaDB/MySQL 127.0.0.1:3306', async () => {
-    const counter = await startRoundTripCounter({ port: 3306 });
-    const stores = await drizzleMysqlStores(`mysql://root@127.0.0.1:${counter.port}/test`);
-    return {
-      counter,
-      store: stores.store,
-      rateLimitStore: stores.rateLimitStore,
-      async close() {
-        await stores.close();
-        await counter.close();
-      },
-    };
-  });
-}
-
-/** An ORM store on PostgreSQL behind the relay: Prisma's migrations or drizzle-kit's tables with the login function. */
-function ormPgCell(orm: 'prisma' | 'drizzle'): () => Promise<Cell | null> {
+/** An ORM's stores behind the relay: Prisma's migrations or drizzle-kit's tables (on PostgreSQL with the login function). */
+function ormCell(
+  label: string,
+  port: number,
+  open: (url: string) => Promise<Pick<Cell, 'store' | 'rateLimitStore' | 'close'>>,
+  url: (port: number) => string,
+): () => Promise<Cell | null> {
   return () =>
-    reachService('PostgreSQL 127.0.0.1:5432', async () => {
-      const counter = await startRoundTripCounter({ port: 5432 });
-      const stores = await ormPgStores(orm, `postgres://postgres@127.0.0.1:${counter.port}/test`);
+    reachService(label, async () => {
+      const counter = await startRoundTripCounter({ port });
+      const stores = await open(url(counter.port));
       return {
         counter,
         store: stores.store,
@@ -127,14 +115,15 @@ function ormPgCell(orm: 'prisma' | 'drizzle'): () => Promise<Cell | null> {
       };
     });
 }
+const pgUrl = (port: number) => `postgres://postgres@127.0.0.1:${port}/test`;
 
 const CELLS: Record<string, () => Promise<Cell | null>> = {
   postgres: kyselyCell('PostgreSQL 127.0.0.1:5432', 5432, (port) => `postgres://postgres@127.0.0.1:${port}/test`),
   mariadb: kyselyCell('MariaDB/MySQL 127.0.0.1:3306', 3306, (port) => `mysql://root@127.0.0.1:${port}/test`),
   redis: redisCell,
-  'prisma postgres': ormPgCell('prisma'),
-  'drizzle postgres': ormPgCell('drizzle'),
-  'drizzle mariadb': drizzleMariaDbCell,
+  'prisma postgres': ormCell('PostgreSQL 127.0.0.1:5432', 5432, (url) => ormPgStores('prisma', url), pgUrl),
+  'drizzle postgres': ormCell('PostgreSQL 127.0.0.1:5432', 5432, (url) => ormPgStores('drizzle', url), pgUrl),
+  'drizzle mariadb': ormCell('MariaDB/MySQL 127.0.0.1:3306', 3306, drizzleMysqlStores, (port) => `mysql://root@127.0.0.1:${port}/test`),
 };
 
 /** Every per-client budget on, as a host that turns them all on has them. */
