@@ -16,7 +16,7 @@ import { sessauthPgLoginFunction, sessauthPgTables } from '@sessauth/drizzle/pg'
 import { sessauthSqliteTables } from '@sessauth/drizzle/sqlite';
 import { PrismaRateLimitStore, PrismaSessionStore, type PrismaProvider, type SessauthPrismaClient } from '@sessauth/prisma';
 import Database from 'better-sqlite3';
-import { getTableName, type Table } from 'drizzle-orm';
+import { getTableName, type SQL, type Table } from 'drizzle-orm';
 import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
 import { drizzle as drizzleMysql } from 'drizzle-orm/mysql2';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -109,14 +109,15 @@ async function migratedDrizzleCell(
 }
 
 /** The Drizzle store on this cell's tables, made from drizzle-kit's own migration SQL for the package's schema. */
-export function drizzleStore(engine: Engine, url: string): StoreFactory {
+export function drizzleStore(engine: Engine, url: string, options: { readonly asMysql?: boolean } = {}): StoreFactory {
   return async () => {
     const suffix = randomBytes(4).toString('hex');
     const { cell, close } = await migratedDrizzleCell(engine, url, {
       tableName: `sessauth_matrix_${suffix}`,
       rateLimitTableName: `sessauth_matrix_${suffix}_rl`,
     });
-    return { store: new DrizzleSessionStore(cell.db, { tables: cell.tables, activity: true, securityEventOutbox: true }), close };
+    const db = options.asMysql === true ? refusingCompoundStatements(cell.db) : cell.db;
+    return { store: new DrizzleSessionStore(db, { tables: cell.tables, activity: true, securityEventOutbox: true }), close };
   };
 }
 
@@ -239,17 +240,42 @@ export async function ormPgStores(orm: 'prisma' | 'drizzle', url: string, option
 }
 
 /** Drizzle's session and rate-limit stores on MySQL/MariaDB (mysql2), their tables made from drizzle-kit's statements. */
-export async function drizzleMysqlStores(url: string): Promise<{ store: SessionStore; rateLimitStore: RateLimitStore; close(): Promise<void> }> {
+export async function drizzleMysqlStores(
+  url: string,
+  options: { readonly asMysql?: boolean; readonly max?: number } = {},
+): Promise<{ store: SessionStore; rateLimitStore: RateLimitStore; close(): Promise<void> }> {
   const suffix = randomBytes(4).toString('hex');
   const { cell, close } = await migratedDrizzleCell('mysql', url, {
     tableName: `sessauth_trips_${suffix}`,
     rateLimitTableName: `sessauth_trips_${suffix}_rl`,
   });
+  const db = options.asMysql === true ? refusingCompoundStatements(cell.db) : cell.db;
   return {
-    store: new DrizzleSessionStore(cell.db, { tables: cell.tables }),
-    rateLimitStore: new DrizzleRateLimitStore(cell.db, { tables: cell.tables }),
+    store: new DrizzleSessionStore(db, { tables: cell.tables }),
+    rateLimitStore: new DrizzleRateLimitStore(db, { tables: cell.tables }),
     close,
   };
+}
+
+/**
+ * The database as MySQL answers a compound statement (`BEGIN NOT ATOMIC`): a syntax error,
+ * errno 1064, before anything ran. The stores then take the transactions they take on MySQL,
+ * so MariaDB can stand in for MySQL on that path.
+ */
+function refusingCompoundStatements(db: DrizzleDatabase): DrizzleDatabase {
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (property !== 'execute' || typeof value !== 'function') return value;
+      return (query: SQL) => {
+        const { dialect } = target as unknown as { dialect: { sqlToQuery(sql: SQL): { sql: string } } };
+        if (/^\s*begin not atomic/i.test(dialect.sqlToQuery(query.getSQL()).sql)) {
+          return Promise.reject(Object.assign(new Error('You have an error in your SQL syntax (as MySQL)'), { errno: 1064, code: 'ER_PARSE_ERROR' }));
+        }
+        return (value as (q: unknown) => unknown).call(target, query);
+      };
+    },
+  });
 }
 
 const prismaPackage = dirname(createRequire(import.meta.url).resolve('@sessauth/prisma/package.json'));

@@ -91,6 +91,8 @@ export const ONE_ADAPTER_STORES: Readonly<Record<string, () => StoreFactory>> = 
   'drizzle-sqlite': () => drizzleStore('sqlite', ''),
   'drizzle-postgres': () => service('PostgreSQL 127.0.0.1:5432', drizzleStore('postgres', POSTGRES_URL)),
   'drizzle-mysql': () => service('MariaDB/MySQL 127.0.0.1:3306', drizzleStore('mysql', MYSQL_URL)),
+  // MariaDB answering compound statements as MySQL does (a syntax error): the transactions MySQL takes.
+  'drizzle-mysql-transactions': () => service('MariaDB/MySQL 127.0.0.1:3306', drizzleStore('mysql', MYSQL_URL, { asMysql: true })),
   'prisma-sqlite': () => prismaStore('sqlite', ''),
   'prisma-postgres': () => service('PostgreSQL 127.0.0.1:5432', prismaStore('postgresql', POSTGRES_URL)),
   'prisma-mysql': () => service('MariaDB/MySQL 127.0.0.1:3306', prismaStore('mysql', MYSQL_URL)),

@@ -116,6 +116,7 @@ function ormCell(
     });
 }
 const pgUrl = (port: number) => `postgres://postgres@127.0.0.1:${port}/test`;
+const mysqlUrl = (port: number) => `mysql://root@127.0.0.1:${port}/test`;
 
 const CELLS: Record<string, () => Promise<Cell | null>> = {
   postgres: kyselyCell('PostgreSQL 127.0.0.1:5432', 5432, (port) => `postgres://postgres@127.0.0.1:${port}/test`),
@@ -123,7 +124,7 @@ const CELLS: Record<string, () => Promise<Cell | null>> = {
   redis: redisCell,
   'prisma postgres': ormCell('PostgreSQL 127.0.0.1:5432', 5432, (url) => ormPgStores('prisma', url), pgUrl),
   'drizzle postgres': ormCell('PostgreSQL 127.0.0.1:5432', 5432, (url) => ormPgStores('drizzle', url), pgUrl),
-  'drizzle mariadb': ormCell('MariaDB/MySQL 127.0.0.1:3306', 3306, drizzleMysqlStores, (port) => `mysql://root@127.0.0.1:${port}/test`),
+  'drizzle mariadb': ormCell('MariaDB/MySQL 127.0.0.1:3306', 3306, (url) => drizzleMysqlStores(url), mysqlUrl),
 };
 
 /** Every per-client budget on, as a host that turns them all on has them. */
