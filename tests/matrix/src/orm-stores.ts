@@ -242,7 +242,7 @@ export async function ormPgStores(orm: 'prisma' | 'drizzle', url: string, option
 /** Drizzle's session and rate-limit stores on MySQL/MariaDB (mysql2), their tables made from drizzle-kit's statements. */
 export async function drizzleMysqlStores(
   url: string,
-  options: { readonly asMysql?: boolean; readonly max?: number } = {},
+  options: { readonly asMysql?: boolean } = {},
 ): Promise<{ store: SessionStore; rateLimitStore: RateLimitStore; close(): Promise<void> }> {
   const suffix = randomBytes(4).toString('hex');
   const { cell, close } = await migratedDrizzleCell('mysql', url, {
