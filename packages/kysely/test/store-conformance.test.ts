@@ -1,11 +1,12 @@
 import { describeRateLimitConformance, describeStoreConformance } from '@sessauth/conformance';
 import { KyselyRateLimitStore, KyselySessionStore } from '../src/index.js';
-import { ALL_TARGETS, TUNED_TARGETS } from './support/test-databases.js';
+import { ALL_TARGETS, mysqlTransactionsTarget, TUNED_TARGETS } from './support/test-databases.js';
 
 // The shared store contract, the 50-way rotation race (x20) and the rate-limit
 // contract on every dialect, each on its own freshly migrated tables: over plain
-// Kysely instances, and again through the optional prepared-statement helpers.
-for (const target of [...ALL_TARGETS, ...TUNED_TARGETS]) {
+// Kysely instances, and again through the optional prepared-statement helpers; and MariaDB
+// answering compound statements as MySQL does, for the transactions the store takes on MySQL.
+for (const target of [...ALL_TARGETS, ...TUNED_TARGETS, mysqlTransactionsTarget]) {
   describeStoreConformance(`kysely ${target.label}`, async () => {
     const database = await target.open();
     if (database === null) return null;

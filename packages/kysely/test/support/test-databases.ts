@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reachService } from '@sessauth/conformance';
-import type { Kysely } from 'kysely';
+import { Kysely, MysqlDialect } from 'kysely';
+import { createPool, type Pool, type PoolConnection } from 'mysql2';
 import { migrateToLatest, type DialectName, type DirectReads } from '../../src/index.js';
 import { openKyselyFromUrl } from '../../src/open-from-url.js';
 import { dropMigrated } from './drop-migrated.js';
@@ -95,6 +96,69 @@ function mysql(preparedStatements: boolean): TestTarget {
     dialect: 'mysql',
     open: () => reachService('MariaDB/MySQL 127.0.0.1:3306', () => openMigrated(MYSQL_URL, preparedStatements)),
   };
+}
+
+/**
+ * MariaDB answering a compound statement (`BEGIN NOT ATOMIC`) as MySQL does: a syntax error
+ * (ER_PARSE_ERROR) before anything ran. The store then takes the transactions it takes on MySQL,
+ * which a MySQL server is not here to run: MariaDB stands in for it on that path.
+ */
+export const mysqlTransactionsTarget: TestTarget = {
+  label: 'MariaDB 127.0.0.1:3306 answering compound statements as MySQL',
+  dialect: 'mysql',
+  open: () =>
+    reachService('MariaDB/MySQL 127.0.0.1:3306', async () => {
+      const pool = createPool({ uri: MYSQL_URL, connectionLimit: 20, charset: 'utf8mb4' });
+      const db = new Kysely<unknown>({ dialect: new MysqlDialect({ pool: refusingCompoundStatements(pool) }) });
+      const suffix = uniqueSuffix();
+      const tableName = `sessauth_session_${suffix}`;
+      const rateLimitTableName = `sessauth_rate_limit_${suffix}`;
+      await migrateToLatest(db, { tableName, rateLimitTableName });
+      return {
+        db,
+        dialect: 'mysql',
+        tableName,
+        rateLimitTableName,
+        directReads: undefined,
+        async close() {
+          try {
+            await dropMigrated(db, 'mysql', tableName, rateLimitTableName);
+          } finally {
+            await db.destroy();
+          }
+        },
+      };
+    }),
+};
+
+type QueryCallback = (error: Error | null, result?: unknown) => void;
+
+function refusingCompoundStatements(pool: Pool): Pool {
+  const refusing = (connection: PoolConnection): PoolConnection =>
+    new Proxy(connection, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (property !== 'query' || typeof value !== 'function') return value;
+        return (text: unknown, parameters: unknown, callback: QueryCallback) => {
+          if (typeof text === 'string' && /^\s*begin not atomic/i.test(text)) {
+            const error = Object.assign(new Error('You have an error in your SQL syntax (as MySQL)'), { errno: 1064, code: 'ER_PARSE_ERROR' });
+            setImmediate(() => callback(error));
+            return;
+          }
+          return (value as (...args: unknown[]) => unknown).call(target, text, parameters, callback);
+        };
+      },
+    });
+  return new Proxy(pool, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (property !== 'getConnection' || typeof value !== 'function') return value;
+      return (callback: (error: Error | null, connection: PoolConnection) => void) =>
+        (value as (cb: typeof callback) => void).call(target, (error, connection) =>
+          callback(error, error === null ? refusing(connection) : connection),
+        );
+    },
+  });
 }
 
 export const ALL_TARGETS: readonly TestTarget[] = [postgresTarget, mysqlTarget, sqliteTarget];
