@@ -39,6 +39,7 @@ export {
   mariadbLoginStatement,
   mariadbCounterHitsStatement,
 } from './store/mariadb-compound-statements.js';
+export { MYSQL_PACKED_WINDOW_LIMIT_MS, mysqlCounterHitStatement, mysqlCounterFromInsertId } from './store/mysql-counter-statement.js';
 export { hitInOrder } from './rate-limit/hit-in-order.js';
 export { findSessionsInBatches } from './store/find-sessions-in-batches.js';
 export { parseStoredAmr, parseStoredLocation } from './store/stored-columns.js';

@@ -1,11 +1,12 @@
 import { eq, getTableName, sql, type Table } from 'drizzle-orm';
 import type { MySqlDatabase, MySqlQueryResultHKT, MySqlTable, PreparedQueryHKTBase } from 'drizzle-orm/mysql-core';
 import { asyncTransactions } from '../store/async-engine.js';
+import { bound, marker } from '../store/bound-statement.js';
 import { rotateMatch, swapSet, type RotateValues } from '../store/conditions.js';
 import type { CounterState, QueryDb, SessionEngine } from '../store/engine.js';
 import { afterSwap, type SwapResult } from '../store/rotate-outcome.js';
 import type { SessionRow } from '../store/session-row.js';
-import { sessionRecordFromModelRow } from '@sessauth/core/store';
+import { MYSQL_PACKED_WINDOW_LIMIT_MS, mysqlCounterFromInsertId, mysqlCounterHitStatement, sessionRecordFromModelRow } from '@sessauth/core/store';
 import { counterUpdate } from '../store/upsert-counter.js';
 import { fromStoredRow, lastSelectedRow, runCompoundStatement } from './compound-statement.js';
 import { hitCountersInOneStatement } from './counter-hits.js';
@@ -49,7 +50,14 @@ export function mysqlEngine(db: AnyMysqlDatabase, tables: SessauthMysqlTables): 
     const stored = lastSelectedRow(result);
     return stored === undefined ? 'no_swap' : afterSwap(sessionRecordFromModelRow(fromStoredRow(t, stored)), values);
   };
-  // MySQL (no compound statement): each hit its own transaction, the upsert then the read of what it wrote.
+  // MySQL (no compound statement): each hit one statement (`mysqlCounterHitStatement` says how); a
+  // window over about 74 h its own transaction, the upsert then the read of what it wrote.
+  const hitAlone = async (key: string, nowMs: number, windowMs: number): Promise<CounterState> => {
+    if (windowMs >= MYSQL_PACKED_WINDOW_LIMIT_MS) return hitInTransaction(key, nowMs, windowMs);
+    const { text, parameters } = mysqlCounterHitStatement(getTableName(rateLimit), key, nowMs, windowMs, marker);
+    const [header] = (await db.execute(bound(text, parameters))) as unknown as [{ insertId?: number | bigint }];
+    return mysqlCounterFromInsertId(header.insertId, nowMs, windowMs);
+  };
   const hitInTransaction = (key: string, nowMs: number, windowMs: number): Promise<CounterState> =>
     db.transaction(async (tx) => {
       const resetAtMs = nowMs + windowMs;
@@ -99,18 +107,15 @@ export function mysqlEngine(db: AnyMysqlDatabase, tables: SessauthMysqlTables): 
         .values([...rows])
         .onDuplicateKeyUpdate({ set: { id: sql`${table.id}` } });
     },
-    // One compound statement on MariaDB. On MySQL, no RETURNING on upserts: the upsert locks the row
-    // and the SELECT in the same transaction reads what it wrote. MySQL runs the assignments left to
-    // right (the table's column order: count, then reset_at), so the count is decided before reset_at changes.
-    hitCounter: async (key, nowMs, windowMs) =>
-      (await hitCountersInOneStatement(db, rateLimit, [{ key, windowMs, limit: Number.MAX_SAFE_INTEGER }], nowMs))?.[0] ??
-      hitInTransaction(key, nowMs, windowMs),
+    // One statement (no RETURNING on upserts there: the count comes back in the OK packet).
+    hitCounter: hitAlone,
+    // A login's hits in one compound statement on MariaDB; on MySQL one statement each, in order.
     hitCounters: async (hits, nowMs) => {
       const inOne = await hitCountersInOneStatement(db, rateLimit, hits, nowMs);
       if (inOne !== null) return inOne;
       const states: CounterState[] = [];
       for (const hit of hits) {
-        const state = await hitInTransaction(hit.key, nowMs, hit.windowMs);
+        const state = await hitAlone(hit.key, nowMs, hit.windowMs);
         states.push(state);
         if (state.count > hit.limit) break;
       }

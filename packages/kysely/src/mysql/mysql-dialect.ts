@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import { MYSQL_PACKED_WINDOW_LIMIT_MS, mysqlCounterFromInsertId, mysqlCounterHitStatement } from '@sessauth/core/store';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { RateLimitDb } from '../schema.js';
 import type { CounterState, SqlDialect } from '../dialect/sql-dialect.js';
 import { oneTripCreateMariaDb, oneTripHitsMariaDb, oneTripRotateMariaDb } from './compound-statements.js';
@@ -33,12 +34,9 @@ export const mysqlDialect: SqlDialect = {
   oneTripRotate: oneTripRotateMariaDb,
   oneTripHits: oneTripHitsMariaDb,
 
-  // No RETURNING on upserts. One statement all the same: the upsert hands the new count and
-  // window end back through LAST_INSERT_ID(expr), which the OK packet carries (the classic
-  // MySQL counter). A fresh row sets no id (0): count 1, a new window. Assignments run left to
-  // right, so `count` is decided before `reset_at` changes.
+  // One statement (`mysqlCounterHitStatement` says how), a read-back for windows over about 74 h.
   hitCounter: (db, table, key, nowMs, windowMs) =>
-    (windowMs < PACKED_WINDOW_LIMIT_MS ? hitInOneStatement : hitWithReadBack)(db, table, key, nowMs, windowMs),
+    (windowMs < MYSQL_PACKED_WINDOW_LIMIT_MS ? hitInOneStatement : hitWithReadBack)(db, table, key, nowMs, windowMs),
 
   idColumn: (column) => column,
 
@@ -50,24 +48,10 @@ export const mysqlDialect: SqlDialect = {
   },
 };
 
-/** The packed answer: (window end - now) in ms times 2^24 plus the count, below 2^53 (exact in a JS number). */
-const COUNT_BITS = 2 ** 24;
-/** Windows shorter than this (about 74 h) are counted in one statement; longer ones read back. */
-const PACKED_WINDOW_LIMIT_MS = 2 ** 28;
-
 async function hitInOneStatement(db: Kysely<RateLimitDb>, table: string, key: string, nowMs: number, windowMs: number): Promise<CounterState> {
-  const resetAtMs = nowMs + windowMs;
-  const result = await sql`insert into ${sql.table(table)} (counter_key, count, reset_at) values (${key}, 1, ${resetAtMs})
-    on duplicate key update
-      count = if(reset_at <= ${nowMs}, 1, count + 1),
-      reset_at = if(reset_at <= ${nowMs}, ${resetAtMs}, reset_at)
-        + 0 * last_insert_id(least(if(reset_at <= ${nowMs}, ${resetAtMs}, reset_at) - ${nowMs}, ${PACKED_WINDOW_LIMIT_MS - 1}) * ${COUNT_BITS} + least(count, ${COUNT_BITS - 1}))`.execute(
-    db,
-  );
-  const packed = Number(result.insertId ?? 0n);
-  if (packed === 0) return { count: 1, resetAtMs };
-  // A window end stored by a longer window of an earlier configuration reads as at most ~74 h away.
-  return { count: packed % COUNT_BITS, resetAtMs: nowMs + Math.floor(packed / COUNT_BITS) };
+  const { text, parameters } = mysqlCounterHitStatement(table, key, nowMs, windowMs);
+  const result = await db.executeQuery(CompiledQuery.raw(text, parameters));
+  return mysqlCounterFromInsertId(result.insertId, nowMs, windowMs);
 }
 
 /** Two statements in one transaction: the upsert locks the row, the SELECT reads what it wrote. */
