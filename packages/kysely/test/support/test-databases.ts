@@ -132,32 +132,29 @@ export const mysqlTransactionsTarget: TestTarget = {
 };
 
 type QueryCallback = (error: Error | null, result?: unknown) => void;
+const REFUSING = Symbol('refuses compound statements');
 
+/** The pool's connections, each patched once (kysely keeps one wrapper per raw connection), refusing compound statements. */
 function refusingCompoundStatements(pool: Pool): Pool {
-  const refusing = (connection: PoolConnection): PoolConnection =>
-    new Proxy(connection, {
-      get(target, property, receiver) {
-        const value: unknown = Reflect.get(target, property, receiver);
-        if (property !== 'query' || typeof value !== 'function') return value;
-        return (text: unknown, parameters: unknown, callback: QueryCallback) => {
-          if (typeof text === 'string' && /^\s*begin not atomic/i.test(text)) {
-            const error = Object.assign(new Error('You have an error in your SQL syntax (as MySQL)'), { errno: 1064, code: 'ER_PARSE_ERROR' });
-            setImmediate(() => callback(error));
-            return;
-          }
-          return (value as (...args: unknown[]) => unknown).call(target, text, parameters, callback);
-        };
-      },
-    });
-  return new Proxy(pool, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (property !== 'getConnection' || typeof value !== 'function') return value;
-      return (callback: (error: Error | null, connection: PoolConnection) => void) =>
-        (value as (cb: typeof callback) => void).call(target, (error, connection) =>
-          callback(error, error === null ? refusing(connection) : connection),
-        );
-    },
+  const refusing = (connection: PoolConnection): PoolConnection => {
+    const patched = connection as PoolConnection & { [REFUSING]?: true };
+    if (patched[REFUSING]) return connection;
+    patched[REFUSING] = true;
+    const query = connection.query.bind(connection) as (...args: unknown[]) => unknown;
+    (connection as unknown as { query: unknown }).query = (text: unknown, parameters: unknown, callback: QueryCallback) => {
+      if (typeof text === 'string' && /^\s*begin not atomic/i.test(text)) {
+        const error = Object.assign(new Error('You have an error in your SQL syntax (as MySQL)'), { errno: 1064, code: 'ER_PARSE_ERROR' });
+        setImmediate(() => callback(error));
+        return;
+      }
+      return query(text, parameters, callback);
+    };
+    return connection;
+  };
+  const getConnection = pool.getConnection.bind(pool);
+  return Object.assign(pool, {
+    getConnection: (callback: (error: NodeJS.ErrnoException | null, connection: PoolConnection) => void) =>
+      getConnection((error, connection) => callback(error, error === null ? refusing(connection) : connection)),
   });
 }
 
