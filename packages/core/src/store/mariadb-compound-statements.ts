@@ -49,23 +49,31 @@ export function mariadbLoginStatement<Row extends MariaDbSessionColumns>(
   const table = identifier(tables.table);
   const cap = Number.isFinite(maxActiveSessions) ? Math.max(0, Math.trunc(maxActiveSessions)) : Number.MAX_SAFE_INTEGER;
   const now = row.created_at;
-  const evicted = () => `select id from (select id, row_number() over (order by created_at desc, id desc) as place from (
-      select id, created_at from ${table} where user_id = ${slot(row.user_id)} and expired_at is null and expires_at > ${slot(now)}
-      union all select ${slot(row.id)}, ${slot(now)}) active) ranked where place > ${slot(cap)}`;
+  const active = () => `user_id = ${slot(row.user_id)} and expired_at is null and expires_at > ${slot(now)}`;
   const lock = `insert into ${identifier(tables.userLockTable)} (user_id) values (${slot(row.user_id)}) on duplicate key update user_id = user_id;`;
-  const self = `select count(*) into v_self from (${evicted()}) evicted where id = ${slot(row.id)};`;
-  const revoke = `update ${table} join (${evicted()}) evicted on ${table}.id = evicted.id set ${table}.expired_at = ${slot(now)} where ${table}.expired_at is null;`;
+  // The user's active sessions, and how many of them rank above the newcomer (newest first: by
+  // created_at, then id); the newcomer is itself beyond the cap when at least `cap` do.
+  const count = `select count(*), coalesce(sum(created_at > ${slot(now)} or (created_at = ${slot(now)} and id > ${slot(row.id)})), 0)
+    into v_active, v_newer from ${table} where ${active()};`;
+  const decide = `set v_self = v_newer >= ${slot(cap)};
+  set v_revoke = v_active + 1 - ${slot(cap)} - v_self;`;
+  // The oldest beyond the cap, counting the newcomer: `v_revoke` of the active ones, oldest first.
+  const revoke = `if v_revoke > 0 then
+    update ${table} set expired_at = ${slot(now)} where ${active()} order by created_at asc, id asc limit v_revoke;
+  end if;`;
   const columns = Object.keys(row) as (keyof Row & string)[];
-  const values = columns.map((column) => (column === 'expired_at' ? `if(v_self > 0, ${slot(now)}, ${slot(row.expired_at)})` : slot(row[column])));
+  const values = columns.map((column) => (column === 'expired_at' ? `if(v_self, ${slot(now)}, ${slot(row.expired_at)})` : slot(row[column])));
   const insert = `insert into ${table} (${columns.map(identifier).join(', ')}) values (${values.join(', ')});`;
-  const answer = `select if(v_self > 0, ${slot(now)}, ${slot(row.expired_at)}) as expired_at;`;
+  const answer = `select if(v_self, ${slot(now)}, ${slot(row.expired_at)}) as expired_at;`;
   const text = `begin not atomic
-  declare v_self int default 0;
+  declare v_active, v_newer, v_revoke bigint default 0;
+  declare v_self boolean default false;
   declare exit handler for sqlexception begin rollback; resignal; end;
   set transaction isolation level read committed;
   start transaction;
   ${lock}
-  ${self}
+  ${count}
+  ${decide}
   ${revoke}
   ${insert}
   commit;
