@@ -1,3 +1,5 @@
+import { statementValues } from './statement-values.js';
+
 /**
  * A login's write and a login's rate-limit hits on MariaDB, each as one round trip, shared by the
  * stores that keep them in MySQL/MariaDB tables of the shared layout (@sessauth/kysely,
@@ -41,11 +43,7 @@ export function mariadbLoginStatement<Row extends MariaDbSessionColumns>(
   maxActiveSessions: number,
   placeholder: (index: number) => string = () => '?',
 ): { text: string; parameters: unknown[] } {
-  const parameters: unknown[] = [];
-  const slot = (value: unknown): string => {
-    parameters.push(value);
-    return placeholder(parameters.length);
-  };
+  const { parameters, slot } = statementValues(placeholder);
   const table = identifier(tables.table);
   const cap = Number.isFinite(maxActiveSessions) ? Math.max(0, Math.trunc(maxActiveSessions)) : Number.MAX_SAFE_INTEGER;
   const now = row.created_at;
@@ -109,11 +107,7 @@ export function mariadbCounterHitsStatement(
   placeholder: (index: number) => string = () => '?',
 ): { text: string; parameters: unknown[] } {
   const t = identifier(table);
-  const parameters: unknown[] = [];
-  const slot = (value: unknown): string => {
-    parameters.push(value);
-    return placeholder(parameters.length);
-  };
+  const { parameters, slot } = statementValues(placeholder);
   const steps = hits.map((hit, index) => {
     const resetAtMs = nowMs + hit.windowMs;
     return `insert into ${t} (counter_key, count, reset_at) values (${slot(hit.key)}, 1, ${slot(resetAtMs)})

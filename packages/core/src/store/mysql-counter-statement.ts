@@ -1,3 +1,5 @@
+import { statementValues } from './statement-values.js';
+
 /**
  * One rate-limit hit on MySQL or MariaDB as one statement, shared by the stores that keep counters
  * in a MySQL/MariaDB table of the shared layout (@sessauth/kysely, @sessauth/drizzle). There is no
@@ -20,11 +22,7 @@ export function mysqlCounterHitStatement(
   windowMs: number,
   placeholder: (index: number) => string = () => '?',
 ): { text: string; parameters: unknown[] } {
-  const parameters: unknown[] = [];
-  const slot = (value: unknown): string => {
-    parameters.push(value);
-    return placeholder(parameters.length);
-  };
+  const { parameters, slot } = statementValues(placeholder);
   const resetAtMs = nowMs + windowMs;
   const text = `insert into \`${table.replaceAll('`', '``')}\` (counter_key, count, reset_at) values (${slot(key)}, 1, ${slot(resetAtMs)})
     on duplicate key update

@@ -1,3 +1,5 @@
+import { statementValues } from './statement-values.js';
+
 /**
  * A login's write on PostgreSQL as one round trip, shared by every store that keeps sessions in
  * a PostgreSQL table of the shared layout (@sessauth/kysely, @sessauth/prisma, @sessauth/drizzle),
@@ -134,12 +136,7 @@ export function postgresLoginStatement<Row extends PostgresSessionColumns>(
   maxActiveSessions: number,
   options: PostgresLoginStatementOptions,
 ): { text: string; parameters: unknown[] } {
-  const parameters: unknown[] = [];
-  const placeholder = options.placeholder ?? ((index: number) => `$${index}`);
-  const slot = (value: unknown): string => {
-    parameters.push(value);
-    return placeholder(parameters.length);
-  };
+  const { parameters, slot } = statementValues(options.placeholder ?? ((index: number) => `$${index}`));
   // A cap that is not a finite number means no cap, as in the transactions' arithmetic.
   const cap = Number.isFinite(maxActiveSessions) ? Math.min(Math.max(0, Math.trunc(maxActiveSessions)), INT_MAX) : INT_MAX;
   const lockWaitMs = Number.isFinite(options.lockWaitMs) ? Math.min(Math.max(1, Math.ceil(options.lockWaitMs)), INT_MAX) : INT_MAX;
