@@ -197,7 +197,8 @@ describe("redis cluster: never a Cluster pipeline; a durable write's pipeline go
     const failsClosed = (outcome: PromiseSettledResult<unknown>) => outcome.status === 'rejected' && /no ready primary/.test(String(outcome.reason));
     try {
       const first = Promise.allSettled([execForSlot(client, 0, () => undefined)]);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Connected on loopback within milliseconds; the wait it meets lasts 1 s.
+      for (let polls = 0; polls < 80 && node.status !== 'connect'; polls += 1) await new Promise((resolve) => setTimeout(resolve, 5));
       expect(node.status).toBe('connect');
       const withOneCall = listeners();
       const more = Promise.allSettled(Array.from({ length: 49 }, () => execForSlot(client, 0, () => undefined)));
