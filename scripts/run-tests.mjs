@@ -50,6 +50,12 @@ function runVitest(node, label, reportFile, args) {
     failures.push(`[${label}] no JSON report (${reportFile})`);
   }
   if (totals.passed === 0) totals.failed += 1;
+  // vitest failed the run with no failed test or file: an unhandled error (an 'error' event nobody
+  // listened to, a rejection after a test ended). It counts, and the list says where to look.
+  if (run.status !== 0 && totals.failed === 0) {
+    totals.failed += 1;
+    failures.push(`[${label}] vitest exited with ${run.status ?? run.signal} and no failed test: see "Unhandled Errors" above`);
+  }
   console.log(`\n[${label}] ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   return { ...totals, failures, ok: run.status === 0 && totals.failed === 0 };
 }
